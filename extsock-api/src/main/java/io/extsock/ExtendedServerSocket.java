@@ -1,0 +1,74 @@
+package io.extsock;
+
+import io.extsock.internal.ChannelServerSocketImpl;
+import io.extsock.internal.ChannelSocketImpl;
+import io.extsock.internal.ImplSocket;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.SocketException;
+
+/**
+ * A {@link ServerSocket} whose {@link #accept()} returns {@link ExtendedSocket}s. It behaves
+ * exactly as {@code java.net.ServerSocket}; with {@link IwarpOptions#IWARP_MODE} set on it,
+ * every accepted connection switches to iWARP as the MPA responder.
+ *
+ * <p>{@link #getChannel()} returns {@code null}, as for any ServerSocket not made by a channel.
+ */
+public class ExtendedServerSocket extends ServerSocket {
+
+    private static final int DEFAULT_BACKLOG = 50;
+
+    /** Creates an unbound server socket. */
+    public ExtendedServerSocket() throws IOException {
+        super(new ChannelServerSocketImpl());
+    }
+
+    /** Creates a server socket bound to the port (0 for an ephemeral port). */
+    public ExtendedServerSocket(int port) throws IOException {
+        this(port, DEFAULT_BACKLOG, null);
+    }
+
+    /** Creates a server socket bound to the port with the given backlog. */
+    public ExtendedServerSocket(int port, int backlog) throws IOException {
+        this(port, backlog, null);
+    }
+
+    /** Creates a server socket bound to the local address and port with the given backlog. */
+    public ExtendedServerSocket(int port, int backlog, InetAddress bindAddr) throws IOException {
+        this();
+        if (port < 0 || port > 0xFFFF) {
+            close();
+            throw new IllegalArgumentException("Port value out of range: " + port);
+        }
+        try {
+            bind(new InetSocketAddress(bindAddr, port), backlog < 1 ? DEFAULT_BACKLOG : backlog);
+        } catch (IOException | RuntimeException e) {
+            try {
+                close();
+            } catch (IOException closeFailure) {
+                e.addSuppressed(closeFailure);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Waits for a connection and returns it as an ExtendedSocket, in IWARP_MODE if this
+     * server socket has it set.
+     */
+    @Override
+    public ExtendedSocket accept() throws IOException {
+        if (isClosed()) {
+            throw new SocketException("Socket is closed");
+        }
+        if (!isBound()) {
+            throw new SocketException("Socket is not bound yet");
+        }
+        ChannelSocketImpl impl = new ChannelSocketImpl();
+        ImplSocket connection = ImplSocket.on(impl);
+        implAccept(connection);
+        return new ExtendedSocket(impl, connection);
+    }
+}

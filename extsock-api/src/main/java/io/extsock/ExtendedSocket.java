@@ -1,0 +1,384 @@
+package io.extsock;
+
+import io.extsock.internal.ChannelSocketImpl;
+import io.extsock.internal.ImplSocket;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.SocketException;
+import java.net.SocketOption;
+import java.net.UnknownHostException;
+import java.nio.channels.SocketChannel;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A {@link Socket} that can switch one connection to iWARP.
+ *
+ * <p>By default it is plain TCP and behaves exactly as {@code java.net.Socket}: the same
+ * constructors, states, options, stream semantics and error messages. Setting {@link
+ * IwarpOptions#IWARP_MODE} to true hands the connection to the iWARP engine; the streams keep
+ * working over it.
+ *
+ * <p>How: every call goes to a plain {@code java.net.Socket} that runs on a SocketImpl of
+ * ours ({@code ChannelSocketImpl}), so the JDK itself keeps the socket's state, checks and
+ * messages, while the I/O goes through a {@link SocketChannel} that the engine can drive
+ * without blocking once the connection switches. Documented differences from a plain Socket:
+ * <ul>
+ *   <li>{@link #getChannel()} returns {@code null}, as for any Socket not made by a channel:
+ *       the channel belongs to the socket and, in IWARP_MODE, to the engine.
+ *   <li>A platform thread <em>interrupted while blocked</em> in a read, write, connect or
+ *       accept closes the socket (as for a SocketChannel, and for a Socket on a virtual
+ *       thread); a plain Socket ignores that interrupt. An interrupt status already set when
+ *       the call starts is left alone, as Socket does.
+ *   <li>The deprecated constructors with {@code stream == false} (datagram sockets) throw
+ *       {@link IllegalArgumentException}, as they do on recent JDKs.
+ *   <li>{@link #sendUrgentData} sends TCP urgent data as Socket does, but only in
+ *       passthrough mode: IWARP_MODE carries the stream in RDMAP messages, which have no
+ *       urgent data.
+ * </ul>
+ */
+public class ExtendedSocket extends Socket {
+
+    private final ChannelSocketImpl impl;
+    private final Socket socket;
+
+    /** Creates an unconnected socket. */
+    public ExtendedSocket() {
+        this(new ChannelSocketImpl());
+    }
+
+    /**
+     * Creates an unconnected socket that connects through the given proxy, as {@link
+     * Socket#Socket(Proxy)}: {@link Proxy#NO_PROXY} or a DIRECT proxy connects directly.
+     *
+     * @throws IllegalArgumentException if the proxy is null or of a type not supported
+     */
+    public ExtendedSocket(Proxy proxy) {
+        this(new ChannelSocketImpl(checkProxy(proxy)));
+    }
+
+    /** Creates a socket and connects it to the named host and port. */
+    public ExtendedSocket(String host, int port) throws UnknownHostException, IOException {
+        this(remote(host, port), null, true);
+    }
+
+    /** Creates a socket and connects it to the address and port. */
+    public ExtendedSocket(InetAddress address, int port) throws IOException {
+        this(address != null ? new InetSocketAddress(address, port) : null, null, true);
+    }
+
+    /** Creates a socket bound to the local address and port and connects it to the host. */
+    public ExtendedSocket(String host, int port, InetAddress localAddr, int localPort)
+            throws IOException {
+        this(remote(host, port), new InetSocketAddress(localAddr, localPort), true);
+    }
+
+    /** Creates a socket bound to the local address and port and connects it to the address. */
+    public ExtendedSocket(InetAddress address, int port, InetAddress localAddr, int localPort)
+            throws IOException {
+        this(address != null ? new InetSocketAddress(address, port) : null,
+                new InetSocketAddress(localAddr, localPort), true);
+    }
+
+    /**
+     * As {@link Socket#Socket(String, int, boolean)}.
+     *
+     * @throws IllegalArgumentException if {@code stream} is false: no datagram sockets
+     * @deprecated use {@link #ExtendedSocket(String, int)}
+     */
+    @Deprecated(since = "0.1")
+    public ExtendedSocket(String host, int port, boolean stream) throws IOException {
+        this(remote(host, port), null, stream);
+    }
+
+    /**
+     * As {@link Socket#Socket(InetAddress, int, boolean)}.
+     *
+     * @throws IllegalArgumentException if {@code stream} is false: no datagram sockets
+     * @deprecated use {@link #ExtendedSocket(InetAddress, int)}
+     */
+    @Deprecated(since = "0.1")
+    public ExtendedSocket(InetAddress host, int port, boolean stream) throws IOException {
+        this(host != null ? new InetSocketAddress(host, port) : null,
+                new InetSocketAddress(0), stream);
+    }
+
+    /** Wraps an accepted connection; see {@link ExtendedServerSocket#accept()}. */
+    ExtendedSocket(ChannelSocketImpl impl, Socket socket) {
+        super(Proxy.NO_PROXY);  // this Socket's own implementation is never used
+        this.impl = impl;
+        this.socket = socket;
+    }
+
+    private ExtendedSocket(ChannelSocketImpl impl) {
+        this(impl, ImplSocket.on(impl));
+    }
+
+    private ExtendedSocket(SocketAddress remote, SocketAddress local, boolean stream)
+            throws IOException {
+        this(new ChannelSocketImpl());
+        Objects.requireNonNull(remote);
+        if (!stream) {
+            throw new IllegalArgumentException(
+                    "Socket constructor does not support creation of datagram sockets");
+        }
+        try {
+            if (local != null) {
+                bind(local);
+            }
+            connect(remote);
+        } catch (IOException | RuntimeException e) {
+            try {
+                close();
+            } catch (IOException closeFailure) {
+                e.addSuppressed(closeFailure);
+            }
+            throw e;
+        }
+    }
+
+    private static InetSocketAddress remote(String host, int port) throws UnknownHostException {
+        return host != null
+                ? new InetSocketAddress(host, port)
+                : new InetSocketAddress(InetAddress.getByName(null), port);
+    }
+
+    private static Proxy checkProxy(Proxy proxy) {
+        if (proxy == null) {
+            throw new IllegalArgumentException("Invalid Proxy");
+        }
+        return proxy;
+    }
+
+    // ---- java.net.Socket, forwarded -------------------------------------------------------
+
+    @Override
+    public void connect(SocketAddress endpoint) throws IOException {
+        socket.connect(endpoint);
+    }
+
+    @Override
+    public void connect(SocketAddress endpoint, int timeout) throws IOException {
+        socket.connect(endpoint, timeout);
+    }
+
+    @Override
+    public void bind(SocketAddress bindpoint) throws IOException {
+        socket.bind(bindpoint);
+    }
+
+    @Override
+    public InetAddress getInetAddress() {
+        return socket.getInetAddress();
+    }
+
+    @Override
+    public InetAddress getLocalAddress() {
+        return socket.getLocalAddress();
+    }
+
+    @Override
+    public int getPort() {
+        return socket.getPort();
+    }
+
+    @Override
+    public int getLocalPort() {
+        return socket.getLocalPort();
+    }
+
+    @Override
+    public SocketAddress getRemoteSocketAddress() {
+        return socket.getRemoteSocketAddress();
+    }
+
+    @Override
+    public SocketAddress getLocalSocketAddress() {
+        return socket.getLocalSocketAddress();
+    }
+
+    /** Always {@code null}: see the class comment. */
+    @Override
+    public SocketChannel getChannel() {
+        return null;
+    }
+
+    @Override
+    public InputStream getInputStream() throws IOException {
+        return socket.getInputStream();
+    }
+
+    @Override
+    public OutputStream getOutputStream() throws IOException {
+        return socket.getOutputStream();
+    }
+
+    @Override
+    public void setTcpNoDelay(boolean on) throws SocketException {
+        socket.setTcpNoDelay(on);
+    }
+
+    @Override
+    public boolean getTcpNoDelay() throws SocketException {
+        return socket.getTcpNoDelay();
+    }
+
+    @Override
+    public void setSoLinger(boolean on, int linger) throws SocketException {
+        socket.setSoLinger(on, linger);
+    }
+
+    @Override
+    public int getSoLinger() throws SocketException {
+        return socket.getSoLinger();
+    }
+
+    /** As Socket's in passthrough mode; fails in IWARP_MODE (see the class comment). */
+    @Override
+    public void sendUrgentData(int data) throws IOException {
+        socket.sendUrgentData(data);
+    }
+
+    @Override
+    public void setOOBInline(boolean on) throws SocketException {
+        socket.setOOBInline(on);
+    }
+
+    @Override
+    public boolean getOOBInline() throws SocketException {
+        return socket.getOOBInline();
+    }
+
+    @Override
+    public void setSoTimeout(int timeout) throws SocketException {
+        socket.setSoTimeout(timeout);
+    }
+
+    @Override
+    public int getSoTimeout() throws SocketException {
+        return socket.getSoTimeout();
+    }
+
+    @Override
+    public void setSendBufferSize(int size) throws SocketException {
+        socket.setSendBufferSize(size);
+    }
+
+    @Override
+    public int getSendBufferSize() throws SocketException {
+        return socket.getSendBufferSize();
+    }
+
+    @Override
+    public void setReceiveBufferSize(int size) throws SocketException {
+        socket.setReceiveBufferSize(size);
+    }
+
+    @Override
+    public int getReceiveBufferSize() throws SocketException {
+        return socket.getReceiveBufferSize();
+    }
+
+    @Override
+    public void setKeepAlive(boolean on) throws SocketException {
+        socket.setKeepAlive(on);
+    }
+
+    @Override
+    public boolean getKeepAlive() throws SocketException {
+        return socket.getKeepAlive();
+    }
+
+    @Override
+    public void setTrafficClass(int tc) throws SocketException {
+        socket.setTrafficClass(tc);
+    }
+
+    @Override
+    public int getTrafficClass() throws SocketException {
+        return socket.getTrafficClass();
+    }
+
+    @Override
+    public void setReuseAddress(boolean on) throws SocketException {
+        socket.setReuseAddress(on);
+    }
+
+    @Override
+    public boolean getReuseAddress() throws SocketException {
+        return socket.getReuseAddress();
+    }
+
+    @Override
+    public void close() throws IOException {
+        socket.close();
+    }
+
+    @Override
+    public void shutdownInput() throws IOException {
+        socket.shutdownInput();
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+        socket.shutdownOutput();
+    }
+
+    @Override
+    public String toString() {
+        return socket.toString();
+    }
+
+    @Override
+    public boolean isConnected() {
+        return socket.isConnected();
+    }
+
+    @Override
+    public boolean isBound() {
+        return socket.isBound();
+    }
+
+    @Override
+    public boolean isClosed() {
+        return socket.isClosed();
+    }
+
+    @Override
+    public boolean isInputShutdown() {
+        return socket.isInputShutdown();
+    }
+
+    @Override
+    public boolean isOutputShutdown() {
+        return socket.isOutputShutdown();
+    }
+
+    @Override
+    public void setPerformancePreferences(int connectionTime, int latency, int bandwidth) {
+        socket.setPerformancePreferences(connectionTime, latency, bandwidth);
+    }
+
+    @Override
+    public <T> Socket setOption(SocketOption<T> name, T value) throws IOException {
+        socket.setOption(name, value);
+        return this;
+    }
+
+    @Override
+    public <T> T getOption(SocketOption<T> name) throws IOException {
+        return socket.getOption(name);
+    }
+
+    /** Socket's options plus those of {@link IwarpOptions}. */
+    @Override
+    public Set<SocketOption<?>> supportedOptions() {
+        return socket.supportedOptions();
+    }
+}

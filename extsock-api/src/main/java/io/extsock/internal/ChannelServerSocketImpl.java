@@ -1,0 +1,339 @@
+package io.extsock.internal;
+
+import io.extsock.IwarpOptions;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.SocketAddress;
+import java.net.SocketException;
+import java.net.SocketImpl;
+import java.net.SocketOption;
+import java.net.StandardSocketOptions;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@link SocketImpl} behind every {@link io.extsock.ExtendedServerSocket}: a {@link
+ * ServerSocketChannel} whose accepted channels become {@link ChannelSocketImpl}s. As with the
+ * client side, {@code java.net.ServerSocket} keeps its own state, checks and messages.
+ */
+public final class ChannelServerSocketImpl extends SocketImpl {
+
+    private static final int DEFAULT_BACKLOG = 50;
+
+    private final Object stateLock = new Object();
+    private ServerSocketChannel channel;
+    private volatile boolean closed;
+    private volatile int timeout;
+
+    /** Bound address, kept between bind() and listen(): a channel binds and listens at once. */
+    private InetSocketAddress bindAddress;
+
+    /**
+     * IP_TOS for accepted connections. A listening channel does not take IP_TOS, but Linux
+     * hands a listener's TOS to the connections it accepts, so the value is applied there.
+     */
+    private volatile int trafficClass;
+
+    private final Map<SocketOption<?>, Object> iwarpSettings =
+            Collections.synchronizedMap(new LinkedHashMap<>());
+
+    private static volatile Set<SocketOption<?>> supportedOptions;
+
+    @Override
+    protected void create(boolean stream) throws IOException {
+        if (!stream) {
+            throw new IOException("Datagram socket creation not supported");
+        }
+        synchronized (stateLock) {
+            if (channel != null || closed) {
+                throw new IOException("Already created");
+            }
+            channel = ServerSocketChannel.open();
+        }
+    }
+
+    @Override
+    protected void bind(InetAddress host, int port) throws IOException {
+        synchronized (stateLock) {
+            openChannel();
+            if (bindAddress != null) {
+                throw new SocketException("Already bound");
+            }
+            bindAddress = new InetSocketAddress(host, port);
+            address = host;
+        }
+    }
+
+    @Override
+    protected void listen(int backlog) throws IOException {
+        synchronized (stateLock) {
+            ServerSocketChannel ch = openChannel();
+            if (bindAddress == null) {
+                throw new SocketException("Not bound");
+            }
+            ch.bind(bindAddress, backlog < 1 ? DEFAULT_BACKLOG : backlog);
+            localport = ((InetSocketAddress) ch.getLocalAddress()).getPort();
+        }
+    }
+
+    @Override
+    protected void accept(SocketImpl s) throws IOException {
+        if (!(s instanceof ChannelSocketImpl)) {
+            throw new IOException("An ExtendedServerSocket accepts only into ExtendedSockets, not "
+                    + s.getClass().getName());
+        }
+        ServerSocketChannel ch;
+        synchronized (stateLock) {
+            ch = openChannel();
+            if (localport == 0) {
+                throw new SocketException("Not bound");
+            }
+        }
+        SocketChannel accepted;
+        boolean interrupted = InterruptShield.enter();
+        try {
+            int millis = timeout;
+            if (millis > 0) {
+                // The adaptor implements the timed blocking accept without a Selector.
+                ServerSocket adaptor = ch.socket();
+                adaptor.setSoTimeout(millis);
+                accepted = adaptor.accept().getChannel();
+            } else {
+                accepted = ch.accept();
+            }
+        } catch (IOException e) {
+            throw SocketErrors.asSocketError(e);
+        } finally {
+            InterruptShield.exit(interrupted);
+        }
+        int tos = trafficClass;
+        if (tos != 0) {
+            accepted.setOption(StandardSocketOptions.IP_TOS, tos);
+        }
+        ((ChannelSocketImpl) s).acceptedChannel(accepted, Map.copyOf(iwarpSettings));
+    }
+
+    @Override
+    protected void close() throws IOException {
+        ServerSocketChannel ch;
+        synchronized (stateLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            ch = channel;
+        }
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
+    // ---- options ------------------------------------------------------------------------
+
+    @Override
+    public void setOption(int opt, Object value) throws SocketException {
+        ServerSocketChannel ch = openChannelForOption();
+        try {
+            switch (opt) {
+                case SO_TIMEOUT: {
+                    if (!(value instanceof Integer)) {
+                        throw new SocketException("Bad value for SO_TIMEOUT");
+                    }
+                    int millis = (Integer) value;
+                    if (millis < 0) {
+                        throw new IllegalArgumentException("timeout < 0");
+                    }
+                    timeout = millis;
+                    break;
+                }
+                case SO_RCVBUF: {
+                    if (!(value instanceof Integer)) {
+                        throw new SocketException("Bad value for SO_RCVBUF");
+                    }
+                    int size = (Integer) value;
+                    if (size <= 0) {
+                        throw new SocketException("SO_RCVBUF <= 0");
+                    }
+                    ch.setOption(StandardSocketOptions.SO_RCVBUF, size);
+                    break;
+                }
+                case SO_REUSEADDR: {
+                    if (!(value instanceof Boolean)) {
+                        throw new SocketException("Bad value for SO_REUSEADDR");
+                    }
+                    ch.setOption(StandardSocketOptions.SO_REUSEADDR, (Boolean) value);
+                    break;
+                }
+                case IP_TOS: {
+                    if (!(value instanceof Integer)) {
+                        throw new SocketException("Bad value for IP_TOS");
+                    }
+                    trafficClass = (Integer) value;
+                    break;
+                }
+                default:
+                    throw new SocketException("Unknown option " + opt);
+            }
+        } catch (SocketException e) {
+            throw e;
+        } catch (IllegalArgumentException | IOException e) {
+            throw SocketErrors.asOptionError(e);
+        }
+    }
+
+    @Override
+    public Object getOption(int opt) throws SocketException {
+        ServerSocketChannel ch = openChannelForOption();
+        try {
+            switch (opt) {
+                case SO_TIMEOUT:
+                    return timeout;
+                case SO_RCVBUF:
+                    return ch.getOption(StandardSocketOptions.SO_RCVBUF);
+                case SO_REUSEADDR:
+                    return ch.getOption(StandardSocketOptions.SO_REUSEADDR);
+                case SO_BINDADDR: {
+                    InetSocketAddress local = (InetSocketAddress) ch.getLocalAddress();
+                    return local != null ? local.getAddress() : new InetSocketAddress(0).getAddress();
+                }
+                case IP_TOS:
+                    return trafficClass;
+                default:
+                    throw new SocketException("Unknown option " + opt);
+            }
+        } catch (SocketException e) {
+            throw e;
+        } catch (IllegalArgumentException | IOException e) {
+            throw SocketErrors.asOptionError(e);
+        }
+    }
+
+    @Override
+    protected Set<SocketOption<?>> supportedOptions() {
+        Set<SocketOption<?>> options = supportedOptions;
+        if (options == null) {
+            options = new HashSet<>(channelOptions());
+            options.add(StandardSocketOptions.IP_TOS);
+            options.addAll(IwarpOptions.ALL);
+            options = Collections.unmodifiableSet(options);
+            supportedOptions = options;
+        }
+        return options;
+    }
+
+    @Override
+    protected <T> void setOption(SocketOption<T> option, T value) throws IOException {
+        if (!supportedOptions().contains(option)) {
+            throw new UnsupportedOperationException("'" + option + "' not supported");
+        }
+        if (!option.type().isInstance(value)) {
+            throw new IllegalArgumentException("Invalid value '" + value + "'");
+        }
+        ServerSocketChannel ch = openChannelForOption();
+        if (option == StandardSocketOptions.IP_TOS) {
+            trafficClass = (Integer) value;
+        } else if (option == IwarpOptions.IWARP_MODE) {
+            if ((Boolean) value) {
+                IwarpProviders.require();
+                iwarpSettings.put(option, Boolean.TRUE);
+            } else {
+                iwarpSettings.remove(option);
+            }
+        } else if (IwarpOptions.ALL.contains(option)) {
+            iwarpSettings.put(option, value);
+        } else {
+            ch.setOption(option, value);
+        }
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    protected <T> T getOption(SocketOption<T> option) throws IOException {
+        if (!supportedOptions().contains(option)) {
+            throw new UnsupportedOperationException("'" + option + "' not supported");
+        }
+        ServerSocketChannel ch = openChannelForOption();
+        if (option == StandardSocketOptions.IP_TOS) {
+            return (T) Integer.valueOf(trafficClass);
+        }
+        if (option == IwarpOptions.IWARP_MODE) {
+            return (T) Boolean.valueOf(Boolean.TRUE.equals(iwarpSettings.get(option)));
+        }
+        if (IwarpOptions.ALL.contains(option)) {
+            return (T) iwarpSettings.get(option);
+        }
+        return ch.getOption(option);
+    }
+
+    // ---- what a server SocketImpl never does ---------------------------------------------
+
+    @Override
+    protected void connect(String host, int port) throws IOException {
+        throw new SocketException("Not a client socket");
+    }
+
+    @Override
+    protected void connect(InetAddress address, int port) throws IOException {
+        throw new SocketException("Not a client socket");
+    }
+
+    @Override
+    protected void connect(SocketAddress address, int timeout) throws IOException {
+        throw new SocketException("Not a client socket");
+    }
+
+    @Override
+    protected InputStream getInputStream() throws IOException {
+        throw new SocketException("Not a client socket");
+    }
+
+    @Override
+    protected OutputStream getOutputStream() throws IOException {
+        throw new SocketException("Not a client socket");
+    }
+
+    @Override
+    protected int available() throws IOException {
+        throw new SocketException("Not a client socket");
+    }
+
+    @Override
+    protected void sendUrgentData(int data) throws IOException {
+        throw new SocketException("Not a client socket");
+    }
+
+    // ---- helpers ------------------------------------------------------------------------
+
+    private ServerSocketChannel openChannel() throws SocketException {
+        if (closed) {
+            throw new SocketException(SocketErrors.SOCKET_CLOSED);
+        }
+        if (channel == null) {
+            throw new SocketException("Socket not created");
+        }
+        return channel;
+    }
+
+    private ServerSocketChannel openChannelForOption() throws SocketException {
+        synchronized (stateLock) {
+            return openChannel();
+        }
+    }
+
+    private static Set<SocketOption<?>> channelOptions() {
+        try (ServerSocketChannel probe = ServerSocketChannel.open()) {
+            return probe.supportedOptions();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot open a server socket channel to list its options", e);
+        }
+    }
+}

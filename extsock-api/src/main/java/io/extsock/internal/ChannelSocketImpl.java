@@ -1,0 +1,562 @@
+package io.extsock.internal;
+
+import io.extsock.IwarpOptions;
+import io.extsock.spi.SocketTransport;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Proxy;
+import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.SocketException;
+import java.net.SocketImpl;
+import java.net.SocketOption;
+import java.net.StandardSocketOptions;
+import java.net.UnknownHostException;
+import java.nio.channels.AlreadyBoundException;
+import java.nio.channels.SocketChannel;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The {@link SocketImpl} behind every {@link io.extsock.ExtendedSocket}: it owns a {@link
+ * SocketChannel} and does its I/O through it.
+ *
+ * <p>Why a SocketImpl: {@code java.net.Socket} keeps the socket's state and checks (closed,
+ * connected, shut down), its stream caching and its messages itself and calls its SocketImpl
+ * only for the operations. Plugging in here keeps all of that the JDK's own, on every JDK
+ * version, and leaves us the one thing we need: a channel that the iWARP engine can take over
+ * in non-blocking mode when the connection switches to IWARP_MODE.
+ *
+ * <p>Where the JDK's platform implementation (NioSocketImpl) raises an error, this class
+ * raises the same class with the same message.
+ */
+public final class ChannelSocketImpl extends SocketImpl {
+
+    private final Object stateLock = new Object();
+
+    /** Null until {@link #create} or {@link #acceptedChannel}; guarded by stateLock. */
+    private SocketChannel channel;
+    private volatile boolean closed;
+    private boolean accepted;
+
+    /** Carries the stream once connected: passthrough first, maybe iWARP later. */
+    private volatile SocketTransport transport;
+    private volatile boolean iwarpMode;
+    private volatile int timeout;
+
+    /** iWARP options set before the switch; handed to the engine when it takes over. */
+    private final Map<SocketOption<?>, Object> iwarpSettings =
+            Collections.synchronizedMap(new LinkedHashMap<>());
+
+    private static volatile Set<SocketOption<?>> supportedOptions;
+
+    /** An implementation that connects directly. */
+    public ChannelSocketImpl() {
+    }
+
+    /**
+     * An implementation that connects through the given proxy.
+     *
+     * @throws IllegalArgumentException for a proxy type this implementation cannot use
+     */
+    public ChannelSocketImpl(Proxy proxy) {
+        if (proxy.type() != Proxy.Type.DIRECT) {
+            throw new IllegalArgumentException("ExtendedSocket connects directly only; "
+                    + proxy.type() + " proxies are not supported: " + proxy);
+        }
+    }
+
+    @Override
+    protected void create(boolean stream) throws IOException {
+        if (!stream) {
+            throw new IOException("Datagram socket creation not supported");
+        }
+        synchronized (stateLock) {
+            if (channel != null || closed) {
+                throw new IOException("Already created");
+            }
+            channel = SocketChannel.open();
+        }
+    }
+
+    /**
+     * Makes this impl the accepted end of a connection, as ServerSocket's accept expects of a
+     * custom SocketImpl.
+     */
+    void acceptedChannel(SocketChannel connection, Map<SocketOption<?>, Object> serverIwarpSettings)
+            throws IOException {
+        synchronized (stateLock) {
+            if (channel != null || closed) {
+                connection.close();
+                throw new SocketException("Not a newly created SocketImpl");
+            }
+            channel = connection;
+            this.accepted = true;
+            InetSocketAddress remote = (InetSocketAddress) connection.getRemoteAddress();
+            address = remote.getAddress();
+            port = remote.getPort();
+            localport = ((InetSocketAddress) connection.getLocalAddress()).getPort();
+            iwarpSettings.putAll(serverIwarpSettings);
+        }
+        transport = new PassthroughTransport(connection);
+        switchToIwarpIfRequested(false);
+    }
+
+    @Override
+    protected void connect(String host, int port) throws IOException {
+        connect(new InetSocketAddress(host, port), 0);
+    }
+
+    @Override
+    protected void connect(InetAddress address, int port) throws IOException {
+        connect(new InetSocketAddress(address, port), 0);
+    }
+
+    @Override
+    protected void connect(SocketAddress remote, int millis) throws IOException {
+        if (!(remote instanceof InetSocketAddress)) {
+            throw new IOException("Unsupported address type");
+        }
+        InetSocketAddress isa = (InetSocketAddress) remote;
+        if (isa.isUnresolved()) {
+            throw new UnknownHostException(isa.getHostName());
+        }
+        InetAddress target = isa.getAddress();
+        if (target.isAnyLocalAddress()) {
+            target = InetAddress.getLocalHost();
+        }
+        SocketChannel ch;
+        synchronized (stateLock) {
+            ch = openChannel();
+            if (ch.isConnected()) {
+                throw new SocketException("Already connected");
+            }
+            address = target;
+            port = isa.getPort();
+        }
+        boolean interrupted = InterruptShield.enter();
+        try {
+            // The adaptor implements the timed blocking connect without a Selector.
+            ch.socket().connect(new InetSocketAddress(target, isa.getPort()), millis);
+            localport = ((InetSocketAddress) ch.getLocalAddress()).getPort();
+            transport = new PassthroughTransport(ch);
+        } catch (IOException e) {
+            close();
+            throw SocketErrors.asConnectError(e);
+        } finally {
+            InterruptShield.exit(interrupted);
+        }
+        switchToIwarpIfRequested(true);
+    }
+
+    @Override
+    protected void bind(InetAddress host, int port) throws IOException {
+        synchronized (stateLock) {
+            SocketChannel ch = openChannel();
+            if (localport != 0) {
+                throw new SocketException("Already bound");
+            }
+            try {
+                ch.bind(new InetSocketAddress(host, port));
+            } catch (AlreadyBoundException e) {
+                throw new SocketException("Already bound");
+            }
+            address = host;
+            localport = ((InetSocketAddress) ch.getLocalAddress()).getPort();
+        }
+    }
+
+    @Override
+    protected void listen(int backlog) throws IOException {
+        throw new SocketException("Not a server socket");
+    }
+
+    @Override
+    protected void accept(SocketImpl s) throws IOException {
+        throw new SocketException("Not a server socket");
+    }
+
+    @Override
+    protected InputStream getInputStream() throws IOException {
+        return new TransportInputStream();
+    }
+
+    @Override
+    protected OutputStream getOutputStream() throws IOException {
+        return new TransportOutputStream();
+    }
+
+    @Override
+    protected int available() throws IOException {
+        return connectedTransport().available();
+    }
+
+    @Override
+    protected void close() throws IOException {
+        SocketTransport current;
+        SocketChannel ch;
+        synchronized (stateLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            current = transport;
+            ch = channel;
+        }
+        if (current != null) {
+            current.close();
+        } else if (ch != null) {
+            ch.close();
+        }
+    }
+
+    @Override
+    protected void shutdownInput() throws IOException {
+        connectedTransport().shutdownInput();
+    }
+
+    @Override
+    protected void shutdownOutput() throws IOException {
+        connectedTransport().shutdownOutput();
+    }
+
+    @Override
+    protected boolean supportsUrgentData() {
+        return true;
+    }
+
+    /** Out-of-band data exists only in TCP; in IWARP_MODE the byte stream is RDMAP Sends. */
+    @Override
+    protected void sendUrgentData(int data) throws IOException {
+        connectedTransport();
+        if (iwarpMode) {
+            throw new SocketException("Urgent data not supported in IWARP_MODE");
+        }
+        boolean interrupted = InterruptShield.enter();
+        try {
+            openChannel().socket().sendUrgentData(data);
+        } catch (IOException e) {
+            throw SocketErrors.asSocketError(e);
+        } finally {
+            InterruptShield.exit(interrupted);
+        }
+    }
+
+    // ---- options: the legacy int-keyed SocketOptions interface --------------------------
+
+    @Override
+    public void setOption(int opt, Object value) throws SocketException {
+        SocketChannel ch = openChannelForOption();
+        try {
+            switch (opt) {
+                case SO_LINGER: {
+                    int seconds;
+                    if (value instanceof Boolean && !((Boolean) value)) {
+                        seconds = -1;
+                    } else {
+                        seconds = intValue(value, "SO_LINGER");
+                    }
+                    ch.setOption(StandardSocketOptions.SO_LINGER, seconds);
+                    break;
+                }
+                case SO_TIMEOUT: {
+                    int millis = intValue(value, "SO_TIMEOUT");
+                    if (millis < 0) {
+                        throw new IllegalArgumentException("timeout < 0");
+                    }
+                    timeout = millis;
+                    break;
+                }
+                case IP_TOS:
+                    ch.setOption(StandardSocketOptions.IP_TOS, intValue(value, "IP_TOS"));
+                    break;
+                case TCP_NODELAY:
+                    ch.setOption(StandardSocketOptions.TCP_NODELAY, booleanValue(value, "TCP_NODELAY"));
+                    break;
+                case SO_SNDBUF: {
+                    int size = intValue(value, "SO_SNDBUF");
+                    if (size <= 0) {
+                        throw new SocketException("SO_SNDBUF <= 0");
+                    }
+                    ch.setOption(StandardSocketOptions.SO_SNDBUF, size);
+                    break;
+                }
+                case SO_RCVBUF: {
+                    int size = intValue(value, "SO_RCVBUF");
+                    if (size <= 0) {
+                        throw new SocketException("SO_RCVBUF <= 0");
+                    }
+                    ch.setOption(StandardSocketOptions.SO_RCVBUF, size);
+                    break;
+                }
+                case SO_KEEPALIVE:
+                    ch.setOption(StandardSocketOptions.SO_KEEPALIVE, booleanValue(value, "SO_KEEPALIVE"));
+                    break;
+                case SO_OOBINLINE:
+                    // Only the channel's adaptor reaches the JDK-internal SO_OOBINLINE option.
+                    ch.socket().setOOBInline(booleanValue(value, "SO_OOBINLINE"));
+                    break;
+                case SO_REUSEADDR:
+                    ch.setOption(StandardSocketOptions.SO_REUSEADDR, booleanValue(value, "SO_REUSEADDR"));
+                    break;
+                case SO_REUSEPORT:
+                    if (!ch.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
+                        throw new SocketException("SO_REUSEPORT not supported");
+                    }
+                    ch.setOption(StandardSocketOptions.SO_REUSEPORT, booleanValue(value, "SO_REUSEPORT"));
+                    break;
+                default:
+                    throw new SocketException("Unknown option " + opt);
+            }
+        } catch (SocketException e) {
+            throw e;
+        } catch (IllegalArgumentException | IOException e) {
+            throw SocketErrors.asOptionError(e);
+        }
+    }
+
+    @Override
+    public Object getOption(int opt) throws SocketException {
+        SocketChannel ch = openChannelForOption();
+        try {
+            switch (opt) {
+                case SO_TIMEOUT:
+                    return timeout;
+                case TCP_NODELAY:
+                    return ch.getOption(StandardSocketOptions.TCP_NODELAY);
+                case SO_OOBINLINE:
+                    return ch.socket().getOOBInline();
+                case SO_LINGER: {
+                    int seconds = ch.getOption(StandardSocketOptions.SO_LINGER);
+                    return seconds == -1 ? Boolean.FALSE : (Object) seconds;
+                }
+                case SO_REUSEADDR:
+                    return ch.getOption(StandardSocketOptions.SO_REUSEADDR);
+                case SO_BINDADDR: {
+                    InetSocketAddress local = (InetSocketAddress) ch.getLocalAddress();
+                    return local != null ? local.getAddress() : new InetSocketAddress(0).getAddress();
+                }
+                case SO_SNDBUF:
+                    return ch.getOption(StandardSocketOptions.SO_SNDBUF);
+                case SO_RCVBUF:
+                    return ch.getOption(StandardSocketOptions.SO_RCVBUF);
+                case IP_TOS:
+                    return ch.getOption(StandardSocketOptions.IP_TOS);
+                case SO_KEEPALIVE:
+                    return ch.getOption(StandardSocketOptions.SO_KEEPALIVE);
+                case SO_REUSEPORT:
+                    if (!ch.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
+                        throw new SocketException("SO_REUSEPORT not supported");
+                    }
+                    return ch.getOption(StandardSocketOptions.SO_REUSEPORT);
+                default:
+                    throw new SocketException("Unknown option " + opt);
+            }
+        } catch (SocketException e) {
+            throw e;
+        } catch (IllegalArgumentException | IOException e) {
+            throw SocketErrors.asOptionError(e);
+        }
+    }
+
+    // ---- options: the typed SocketOption API, where IWARP_MODE lives -------------------
+
+    @Override
+    protected Set<SocketOption<?>> supportedOptions() {
+        Set<SocketOption<?>> options = supportedOptions;
+        if (options == null) {
+            options = new HashSet<>();
+            for (SocketOption<?> option : channelOptions()) {
+                // The channel also lists the JDK-internal SO_OOBINLINE, which Socket does not.
+                if (!option.name().equals("SO_OOBINLINE")) {
+                    options.add(option);
+                }
+            }
+            options.addAll(IwarpOptions.ALL);
+            options = Collections.unmodifiableSet(options);
+            supportedOptions = options;
+        }
+        return options;
+    }
+
+    @Override
+    protected <T> void setOption(SocketOption<T> option, T value) throws IOException {
+        if (!supportedOptions().contains(option)) {
+            throw new UnsupportedOperationException("'" + option + "' not supported");
+        }
+        if (!option.type().isInstance(value)) {
+            throw new IllegalArgumentException("Invalid value '" + value + "'");
+        }
+        SocketChannel ch = openChannelForOption();
+        if (IwarpOptions.ALL.contains(option)) {
+            setIwarpOption(option, value);
+            return;
+        }
+        ch.setOption(option, value);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    protected <T> T getOption(SocketOption<T> option) throws IOException {
+        if (!supportedOptions().contains(option)) {
+            throw new UnsupportedOperationException("'" + option + "' not supported");
+        }
+        SocketChannel ch = openChannelForOption();
+        if (option == IwarpOptions.IWARP_MODE) {
+            return (T) Boolean.valueOf(iwarpMode || Boolean.TRUE.equals(iwarpSettings.get(option)));
+        }
+        if (IwarpOptions.ALL.contains(option)) {
+            return (T) iwarpSettings.get(option);
+        }
+        return ch.getOption(option);
+    }
+
+    private void setIwarpOption(SocketOption<?> option, Object value) throws IOException {
+        if (option == IwarpOptions.IWARP_MODE) {
+            boolean on = (Boolean) value;
+            if (!on) {
+                if (iwarpMode) {
+                    throw new SocketException("IWARP_MODE cannot be turned off: the connection runs iWARP");
+                }
+                iwarpSettings.remove(option);
+                return;
+            }
+            IwarpProviders.require();
+            iwarpSettings.put(option, Boolean.TRUE);
+            if (transport != null) {
+                switchToIwarpIfRequested(localIsInitiator());
+            }
+            return;
+        }
+        if (iwarpMode) {
+            throw new SocketException(option + " must be set before the switch to IWARP_MODE");
+        }
+        iwarpSettings.put(option, value);
+    }
+
+    /**
+     * Hands the connection to the iWARP engine when IWARP_MODE was asked for. The engine owns
+     * the channel from then on; on failure it has closed it, and so the socket is closed.
+     */
+    private void switchToIwarpIfRequested(boolean initiator) throws IOException {
+        if (iwarpMode || !Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE))) {
+            return;
+        }
+        SocketChannel ch;
+        synchronized (stateLock) {
+            ch = openChannel();
+        }
+        try {
+            transport = IwarpProviders.require().attach(ch, initiator, Map.copyOf(iwarpSettings));
+            iwarpMode = true;
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** Whether this side connected (true) or accepted (false) the connection. */
+    private boolean localIsInitiator() {
+        return !accepted;
+    }
+
+    // ---- helpers ------------------------------------------------------------------------
+
+    private SocketChannel openChannel() throws SocketException {
+        if (closed) {
+            throw new SocketException(SocketErrors.SOCKET_CLOSED);
+        }
+        if (channel == null) {
+            throw new SocketException("Socket not created");
+        }
+        return channel;
+    }
+
+    private SocketChannel openChannelForOption() throws SocketException {
+        synchronized (stateLock) {
+            return openChannel();
+        }
+    }
+
+    private SocketTransport connectedTransport() throws SocketException {
+        if (closed) {
+            throw new SocketException(SocketErrors.SOCKET_CLOSED);
+        }
+        SocketTransport current = transport;
+        if (current == null) {
+            throw new SocketException(SocketErrors.NOT_CONNECTED);
+        }
+        return current;
+    }
+
+    private static Set<SocketOption<?>> channelOptions() {
+        try (SocketChannel probe = SocketChannel.open()) {
+            return probe.supportedOptions();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot open a socket channel to list its options", e);
+        }
+    }
+
+    private static int intValue(Object value, String name) throws SocketException {
+        if (!(value instanceof Integer)) {
+            throw new SocketException("Bad value for " + name);
+        }
+        return (Integer) value;
+    }
+
+    private static boolean booleanValue(Object value, String name) throws SocketException {
+        if (!(value instanceof Boolean)) {
+            throw new SocketException("Bad value for " + name);
+        }
+        return (Boolean) value;
+    }
+
+    /** The socket's input stream: reads whatever transport currently carries the stream. */
+    private final class TransportInputStream extends InputStream {
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n > 0 ? one[0] & 0xff : -1;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            return connectedTransport().read(b, off, len, timeout);
+        }
+
+        @Override
+        public int available() throws IOException {
+            return ChannelSocketImpl.this.available();
+        }
+
+        @Override
+        public void close() throws IOException {
+            ChannelSocketImpl.this.close();
+        }
+    }
+
+    /** The socket's output stream: writes to whatever transport currently carries the stream. */
+    private final class TransportOutputStream extends OutputStream {
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            connectedTransport().write(b, off, len);
+        }
+
+        @Override
+        public void close() throws IOException {
+            ChannelSocketImpl.this.close();
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.extsock.internal;
+
+import io.extsock.spi.SocketTransport;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.channels.NotYetConnectedException;
+import java.nio.channels.SocketChannel;
+import java.util.Objects;
+
+/**
+ * Plain TCP through the socket's channel, with {@code java.net.Socket}'s semantics: reads and
+ * writes block, SO_TIMEOUT bounds a read, end of stream is sticky, errors carry the JDK's
+ * messages.
+ *
+ * <p>The channel stays in blocking mode so that a read or write is one system call, as with a
+ * plain Socket. Timed reads go through the JDK's own channel adaptor ({@code
+ * channel.socket()}), which waits for readiness without a Selector.
+ */
+final class PassthroughTransport implements SocketTransport {
+
+    /**
+     * Largest read or write per call, as in the JDK's NioSocketImpl: it bounds the temporary
+     * direct buffer that the JDK caches per thread for heap-array I/O.
+     */
+    private static final int MAX_IO_SIZE = 128 * 1024;
+
+    private final SocketChannel channel;
+    private final Socket adaptor;
+    private final InputStream in;
+    private final OutputStream out;
+
+    /** The SO_TIMEOUT last handed to the adaptor, so that it is set only when it changes. */
+    private volatile int adaptorTimeout;
+
+    /** Once a read has returned end of stream, later reads do too, even after close. */
+    private volatile boolean endOfStream;
+
+    PassthroughTransport(SocketChannel channel) throws IOException {
+        this.channel = channel;
+        this.adaptor = channel.socket();
+        try {
+            this.in = adaptor.getInputStream();
+            this.out = adaptor.getOutputStream();
+        } catch (IOException e) {
+            throw SocketErrors.asSocketError(e);
+        }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len, int timeoutMillis) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        if (len == 0) {
+            return 0;
+        }
+        if (endOfStream) {
+            return -1;
+        }
+        if (timeoutMillis != adaptorTimeout) {
+            adaptor.setSoTimeout(timeoutMillis);
+            adaptorTimeout = timeoutMillis;
+        }
+        boolean interrupted = InterruptShield.enter();
+        try {
+            int n = in.read(b, off, Math.min(len, MAX_IO_SIZE));
+            if (n < 0) {
+                endOfStream = true;
+            }
+            return n;
+        } catch (NotYetConnectedException e) {
+            throw SocketErrors.notConnected(e);
+        } catch (IOException e) {
+            throw SocketErrors.asSocketError(e);
+        } finally {
+            InterruptShield.exit(interrupted);
+        }
+    }
+
+    @Override
+    public int available() throws IOException {
+        try {
+            return in.available();
+        } catch (NotYetConnectedException e) {
+            throw SocketErrors.notConnected(e);
+        } catch (IOException e) {
+            throw SocketErrors.asSocketError(e);
+        }
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        boolean interrupted = InterruptShield.enter();
+        try {
+            int end = off + len;
+            for (int pos = off; pos < end; ) {
+                int size = Math.min(end - pos, MAX_IO_SIZE);
+                out.write(b, pos, size);
+                pos += size;
+            }
+        } catch (NotYetConnectedException e) {
+            throw SocketErrors.notConnected(e);
+        } catch (IOException e) {
+            throw SocketErrors.asSocketError(e);
+        } finally {
+            InterruptShield.exit(interrupted);
+        }
+    }
+
+    @Override
+    public void shutdownInput() throws IOException {
+        try {
+            channel.shutdownInput();
+        } catch (NotYetConnectedException e) {
+            throw SocketErrors.notConnected(e);
+        } catch (IOException e) {
+            throw SocketErrors.asSocketError(e);
+        }
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+        try {
+            channel.shutdownOutput();
+        } catch (NotYetConnectedException e) {
+            throw SocketErrors.notConnected(e);
+        } catch (IOException e) {
+            throw SocketErrors.asSocketError(e);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}

@@ -1,0 +1,32 @@
+package io.extsock.spi;
+
+import java.io.IOException;
+import java.net.SocketOption;
+import java.nio.channels.SocketChannel;
+import java.util.Map;
+
+/**
+ * An iWARP implementation that can take over a connected TCP channel: the software engine of
+ * extsock-core today, a kernel or adapter verbs binding tomorrow. Found with {@link
+ * java.util.ServiceLoader}; the api module holds no engine of its own.
+ *
+ * <p>This interface is young: it grows with the engine and is not yet a stable contract.
+ */
+public interface IwarpProvider {
+
+    /** A short human-readable name, for diagnostics. */
+    String name();
+
+    /**
+     * Switches a connected channel to iWARP and returns the transport that now carries the
+     * socket's stream. On failure the provider closes the channel and throws an exception
+     * naming the cause; it never leaves a half-switched connection behind.
+     *
+     * @param channel   the connected channel, in blocking mode; the provider owns it from now on
+     * @param initiator true on the side that connected (MPA initiator), false on the side
+     *                  that accepted (MPA responder)
+     * @param options   the iWARP options set on the socket, by option
+     */
+    SocketTransport attach(SocketChannel channel, boolean initiator,
+                           Map<SocketOption<?>, Object> options) throws IOException;
+}

@@ -1,0 +1,10 @@
+/**
+ * What applications compile against: {@link io.extsock.ExtendedSocket} and friends, the
+ * iWARP options, and the provider interface that an iWARP engine implements.
+ */
+module io.extsock.api {
+    exports io.extsock;
+    exports io.extsock.spi;
+
+    uses io.extsock.spi.IwarpProvider;
+}
