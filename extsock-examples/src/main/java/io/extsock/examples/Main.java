@@ -1,0 +1,21 @@
+package io.extsock.examples;
+
+import picocli.CommandLine;
+
+/** Entry point of the {@code extsock} command. */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns its exit code. */
+    public static int run(String... args) {
+        CommandLine commandLine = new CommandLine(new ExtsockCommand());
+        commandLine.setExecutionExceptionHandler(new UserErrorHandler());
+        return commandLine.execute(args);
+    }
+}

@@ -1,0 +1,70 @@
+package io.extsock.examples;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A plain-text table with a header row and columns as wide as their widest cell. */
+final class ResultTable {
+
+    private final List<String[]> rows = new ArrayList<>();
+
+    ResultTable(String... header) {
+        rows.add(header);
+    }
+
+    void add(String... cells) {
+        rows.add(cells);
+    }
+
+    void print(PrintWriter out) {
+        int columns = rows.get(0).length;
+        int[] widths = new int[columns];
+        for (String[] row : rows) {
+            for (int c = 0; c < columns; c++) {
+                widths[c] = Math.max(widths[c], row[c].length());
+            }
+        }
+        for (int r = 0; r < rows.size(); r++) {
+            StringBuilder line = new StringBuilder();
+            for (int c = 0; c < columns; c++) {
+                line.append(c == 0 ? "" : "  ").append(pad(rows.get(r)[c], widths[c], c > 0));
+            }
+            out.println(line.toString().stripTrailing());
+            if (r == 0) {
+                out.println("-".repeat(line.toString().stripTrailing().length()));
+            }
+        }
+        out.flush();
+    }
+
+    private static String pad(String cell, int width, boolean right) {
+        String space = " ".repeat(width - cell.length());
+        return right ? space + cell : cell + space;
+    }
+
+    /** Bytes in binary units: 512 B, 64.0 KiB, 256.0 MiB. */
+    static String bytes(long n) {
+        if (n < 1024) {
+            return n + " B";
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB"};
+        double value = n;
+        int unit = -1;
+        while (value >= 1024 && unit < units.length - 1) {
+            value /= 1024;
+            unit++;
+        }
+        return String.format("%.1f %s", value, units[unit]);
+    }
+
+    /** Seconds with millisecond resolution. */
+    static String seconds(long nanos) {
+        return String.format("%.3f s", nanos / 1e9);
+    }
+
+    /** Throughput in MB/s (10^6 bytes per second, as perftest reports). */
+    static String throughput(long bytes, long nanos) {
+        return String.format("%.0f MB/s", bytes / (nanos / 1e9) / 1e6);
+    }
+}
