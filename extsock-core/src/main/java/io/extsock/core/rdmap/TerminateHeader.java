@@ -92,7 +92,8 @@ public final class TerminateHeader {
      * Copies the header of the failed segment that starts at {@code offset} and sets M and D.
      *
      * @param segmentLength the failed segment's whole length (its MPA ULPDU_Length), reported in
-     *     the DDP Segment Length field
+     *     the DDP Segment Length field: the length of the DDP segment as RFC 5041 section 2.3
+     *     defines one, header included (Linux siw reports the payload length there instead)
      * @return false, copying nothing, when the segment is too short to hold the header its T bit
      *     announces: then there is no header to report ("if possible", RFC 5040 section 4.8 Figure 10)
      */
