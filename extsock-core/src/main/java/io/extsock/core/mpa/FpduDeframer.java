@@ -26,6 +26,8 @@ import java.nio.ByteBuffer;
  * <p>A wrong CRC or marker is a {@link ProtocolViolationException} with {@code LLP_MPA_CRC} or
  * {@code LLP_MPA_MARKER} (RFC 5044 section 8); nothing a peer sends makes this class throw
  * anything else, wait without cause, or allocate: a ULPDU_Length is only a count.
+ *
+ * <p>One deframer per connection direction, used by one thread at a time.
  */
 public final class FpduDeframer {
 

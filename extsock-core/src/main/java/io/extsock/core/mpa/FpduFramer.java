@@ -14,14 +14,14 @@ import java.nio.ByteBuffer;
  * Frames ULPDUs into FPDUs for one direction of a connection, RFC 5044 section 4:
  *
  * <pre>
- * +-------------------------------+------------------------------+
- * | ULPDU_Length (16)             | ULPDU (DDP/RDMAP header and  |
- * +-------------------------------+ payload) ...                 |
- * | ...                           | pad to 4 (zero) |            |
- * +---------------------------------------------------------------+
- * | CRC (32): CRC32c over all of the above and the markers in it   |
- * +---------------------------------------------------------------+
+ * +--------------+----------------------------------+-----------+---------+
+ * | ULPDU_Length | ULPDU: DDP/RDMAP header, payload | pad to 4  | CRC     |
+ * | 16 bits      | ULPDU_Length octets              | 0-3 zeros | 32 bits |
+ * +--------------+----------------------------------+-----------+---------+
  * </pre>
+ *
+ * The CRC field is always there: CRC32c over everything before it in the FPDU, markers
+ * included, or zero when CRC is off.
  *
  * <p>With markers (section 4.3) a 4-octet marker {@code 0x0000 | FPDUPTR} goes at every 512th
  * octet of the stream, counted from the first octet after our Request or Reply, markers
@@ -35,6 +35,8 @@ import java.nio.ByteBuffer;
  * of its own) go into the {@link GatherWrite}'s scratch arena; payload buffers are referenced as
  * they are. Without markers, framing allocates nothing. A marker that falls inside a payload
  * buffer splits it into views (one small object per split, no copy of the data).
+ *
+ * <p>One framer per connection direction, used by one thread at a time.
  */
 public final class FpduFramer {
 

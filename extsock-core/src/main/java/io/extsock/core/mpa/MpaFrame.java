@@ -72,7 +72,7 @@ public final class MpaFrame {
         ByteBuffer data = ByteBuffer.allocate(ENHANCED_SETUP_LENGTH + ulpData.length());
         setup.encode(data);
         ulpData.putInto(data);
-        return of(type, flags | FLAG_ENHANCED, REVISION_2, PrivateData.of(data.array()));
+        return of(type, flags | FLAG_ENHANCED, REVISION_2, PrivateData.adopt(data.array()));
     }
 
     public MpaFrameType type() {

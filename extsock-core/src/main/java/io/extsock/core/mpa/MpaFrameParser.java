@@ -68,7 +68,7 @@ public final class MpaFrameParser {
                 }
                 if (received == frameLength) {
                     result = MpaFrame.of(expected, frame[FLAGS_OFFSET] & 0xFF, frame[REVISION_OFFSET] & 0xFF,
-                            PrivateData.of(Arrays.copyOfRange(frame, FRAME_HEADER_LENGTH, frameLength)));
+                            PrivateData.adopt(Arrays.copyOfRange(frame, FRAME_HEADER_LENGTH, frameLength)));
                 }
             }
             return result;

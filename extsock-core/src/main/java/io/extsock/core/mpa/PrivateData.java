@@ -25,6 +25,11 @@ public final class PrivateData {
         return octets.length == 0 ? EMPTY : new PrivateData(octets.clone());
     }
 
+    /** Takes these octets without a copy: for arrays nobody else holds. */
+    static PrivateData adopt(byte[] octets) {
+        return octets.length == 0 ? EMPTY : new PrivateData(octets);
+    }
+
     /** A copy of the buffer's remaining octets; the buffer's position does not move. */
     public static PrivateData copyOf(ByteBuffer buffer) {
         byte[] octets = new byte[buffer.remaining()];
