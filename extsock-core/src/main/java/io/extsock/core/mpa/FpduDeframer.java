@@ -1,7 +1,6 @@
 package io.extsock.core.mpa;
 
 import static io.extsock.core.mpa.MpaConstants.CRC_FIELD;
-import static io.extsock.core.mpa.MpaConstants.FPDU_ALIGNMENT;
 import static io.extsock.core.mpa.MpaConstants.MARKER_INTERVAL;
 import static io.extsock.core.mpa.MpaConstants.MARKER_LENGTH;
 import static io.extsock.core.mpa.MpaConstants.ULPDU_LENGTH_FIELD;
@@ -74,10 +73,7 @@ public final class FpduDeframer {
      *     after the peer's Request or Reply); a multiple of 4, as every FPDU boundary is
      */
     public FpduDeframer(boolean crc, boolean markers, long initialStreamOffset) {
-        if (initialStreamOffset < 0 || initialStreamOffset % FPDU_ALIGNMENT != 0) {
-            throw new IllegalArgumentException("stream offset must be a non-negative multiple of 4, not "
-                    + initialStreamOffset);
-        }
+        FpduFramer.requireFpduBoundary(initialStreamOffset);
         this.crcEnabled = crc;
         this.markers = markers;
         this.position = initialStreamOffset;

@@ -57,10 +57,7 @@ public final class FpduFramer {
      *     included; a multiple of 4, as every FPDU boundary is
      */
     public FpduFramer(boolean crc, boolean markers, long streamOffset) {
-        if (streamOffset < 0 || streamOffset % FPDU_ALIGNMENT != 0) {
-            throw new IllegalArgumentException("stream offset must be a non-negative multiple of 4, not "
-                    + streamOffset);
-        }
+        requireFpduBoundary(streamOffset);
         this.crcEnabled = crc;
         this.markers = markers;
         this.position = streamOffset;
@@ -259,6 +256,14 @@ public final class FpduFramer {
             left -= step;
         }
         return at % MARKER_INTERVAL == 0 ? count + 1 : count;
+    }
+
+    /** Checks a stream offset given to a framer or deframer: FPDU boundaries are 4-aligned. */
+    static void requireFpduBoundary(long streamOffset) {
+        if (streamOffset < 0 || streamOffset % FPDU_ALIGNMENT != 0) {
+            throw new IllegalArgumentException("stream offset must be a non-negative multiple of 4, not "
+                    + streamOffset);
+        }
     }
 
     private static IllegalArgumentException tooLong(long ulpduLength) {

@@ -76,10 +76,7 @@ public final class MpaNegotiation {
         int ord = Math.min(preferences.ord(), offer.ird());
         Optional<RtrKind> rtr = Optional.empty();
         if (offer.peerToPeer()) {
-            Set<RtrKind> common = EnumSet.noneOf(RtrKind.class);
-            common.addAll(offer.rtrKinds());
-            common.retainAll(usableRtrKinds(preferences.rtrKinds(), ird));
-            rtr = common.stream().findFirst();
+            rtr = firstCommonRtr(offer.rtrKinds(), preferences.rtrKinds(), ird);
             if (rtr.isEmpty()) {
                 return refuse(preferences, request, MpaFailureReason.NO_MATCHING_RTR, "the Initiator offers RTR "
                         + offer.rtrKinds() + ", we accept " + preferences.rtrKinds() + " (a Read RTR needs IRD >= 1)");
@@ -154,10 +151,7 @@ public final class MpaNegotiation {
         int ord = Math.min(asked.ord(), answer.ird());
         Optional<RtrKind> rtr = Optional.empty();
         if (asked.peerToPeer()) {
-            Set<RtrKind> chosen = EnumSet.noneOf(RtrKind.class);
-            chosen.addAll(answer.rtrKinds());
-            chosen.retainAll(usableRtrKinds(asked.rtrKinds(), ord));
-            rtr = chosen.stream().findFirst();
+            rtr = firstCommonRtr(answer.rtrKinds(), asked.rtrKinds(), ord);
             if (rtr.isEmpty()) {
                 return failure(MpaFailureReason.NO_MATCHING_RTR, "we offered RTR " + asked.rtrKinds()
                         + " and the Responder chose " + answer.rtrKinds(), LLP_MPA_NO_MATCHING_RTR, reply);
@@ -165,6 +159,16 @@ public final class MpaNegotiation {
         }
         return new MpaAgreement(MpaRole.INITIATOR, REVISION_2, true, crc, reply.markers(), request.markers(),
                 answer.ord(), ord, asked.peerToPeer(), rtr, reply.ulpPrivateData());
+    }
+
+    /**
+     * The first RTR kind, in {@link RtrKind} order, that the peer named and we can use with this
+     * many read credits.
+     */
+    private static Optional<RtrKind> firstCommonRtr(Set<RtrKind> theirs, Set<RtrKind> ours, int readCredits) {
+        Set<RtrKind> common = usableRtrKinds(ours, readCredits);
+        common.retainAll(theirs);
+        return common.stream().findFirst();
     }
 
     /** The kinds we can send or accept: a zero-length Read needs one read credit on both sides. */
