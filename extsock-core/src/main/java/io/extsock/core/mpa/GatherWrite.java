@@ -1,0 +1,139 @@
+package io.extsock.core.mpa;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * One gathering write being assembled: a fixed array of buffer slots for
+ * {@code channel.write(buffers(), firstPending(), count() - firstPending())}, and a small
+ * direct scratch arena for the octets framing adds (length fields, DDP headers, markers, pad,
+ * CRCs). Payload buffers are referenced, never copied.
+ *
+ * <p>Framing octets that lie next to each other in the stream share one slot (the CRC of one
+ * FPDU and the length field of the next, for instance), so n small FPDUs without payload take
+ * one slot. When {@link FpduFramer#frame} finds no room it returns false: write out what is
+ * here, {@link #reset()} and frame again. Nothing is allocated after construction.
+ */
+public final class GatherWrite {
+
+    private final ByteBuffer[] buffers;
+    private final ByteBuffer[] scratchViews;
+    private final ByteBuffer arena;
+    private final ByteBuffer arenaReader;
+    private int count;
+    private int arenaUsed;
+    private int arenaReferenced;
+    private boolean lastIsScratch;
+
+    /**
+     * @param maxBuffers slots for one gathering write (the kernel takes up to 1024 iovecs)
+     * @param scratchCapacity octets of framing the arena holds
+     */
+    public GatherWrite(int maxBuffers, int scratchCapacity) {
+        if (maxBuffers < 1 || scratchCapacity < MpaConstants.MIN_FPDU_LENGTH) {
+            throw new IllegalArgumentException("need at least one slot and " + MpaConstants.MIN_FPDU_LENGTH
+                    + " scratch octets, not " + maxBuffers + " and " + scratchCapacity);
+        }
+        buffers = new ByteBuffer[maxBuffers];
+        arena = ByteBuffer.allocateDirect(scratchCapacity);
+        arenaReader = arena.duplicate();
+        scratchViews = new ByteBuffer[maxBuffers];
+        for (int i = 0; i < maxBuffers; i++) {
+            scratchViews[i] = arena.duplicate();
+        }
+    }
+
+    /** The slots; the first {@link #count()} are in use. */
+    public ByteBuffer[] buffers() {
+        return buffers;
+    }
+
+    public int count() {
+        return count;
+    }
+
+    /** The index of the first slot with octets still to write, {@link #count()} if none. */
+    public int firstPending() {
+        int index = 0;
+        while (index < count && !buffers[index].hasRemaining()) {
+            index++;
+        }
+        return index;
+    }
+
+    /** Octets still to write. */
+    public long remaining() {
+        long total = 0;
+        for (int i = 0; i < count; i++) {
+            total += buffers[i].remaining();
+        }
+        return total;
+    }
+
+    public boolean isEmpty() {
+        return count == 0 && arenaUsed == 0;
+    }
+
+    /** Empties the write once its octets went out, dropping the references to payload buffers. */
+    public void reset() {
+        Arrays.fill(buffers, 0, count, null);
+        count = 0;
+        arenaUsed = 0;
+        arenaReferenced = 0;
+        lastIsScratch = false;
+    }
+
+    public int capacity() {
+        return buffers.length;
+    }
+
+    public int scratchCapacity() {
+        return arena.capacity();
+    }
+
+    int freeSlots() {
+        return buffers.length - count;
+    }
+
+    int freeScratch() {
+        return arena.capacity() - arenaUsed;
+    }
+
+    /** Where the next framing octet goes in the arena. */
+    int scratchPosition() {
+        return arenaUsed;
+    }
+
+    /** A view of the arena for reading octets back (for the CRC). */
+    ByteBuffer arena() {
+        return arenaReader;
+    }
+
+    void putScratch(int octet) {
+        arena.put(arenaUsed++, (byte) octet);
+    }
+
+    /** Makes the framing octets written since the last call part of the write. */
+    void commitScratch() {
+        if (arenaReferenced == arenaUsed) {
+            return;
+        }
+        if (lastIsScratch && buffers[count - 1].limit() == arenaReferenced) {
+            buffers[count - 1].limit(arenaUsed);
+        } else {
+            ByteBuffer view = scratchViews[count];
+            view.clear();
+            view.position(arenaReferenced).limit(arenaUsed);
+            buffers[count++] = view;
+            lastIsScratch = true;
+        }
+        arenaReferenced = arenaUsed;
+    }
+
+    /** Appends a payload buffer after the framing octets written so far. */
+    void addPayload(ByteBuffer payload) {
+        commitScratch();
+        buffers[count++] = payload;
+        lastIsScratch = false;
+    }
+}
