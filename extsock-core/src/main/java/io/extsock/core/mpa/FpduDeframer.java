@@ -84,8 +84,9 @@ public final class FpduDeframer {
      * Consumes framing octets from the input up to the next ULPDU octet or the end of an FPDU.
      *
      * @throws ProtocolViolationException {@code LLP_MPA_CRC} when an FPDU's CRC does not match,
-     *     {@code LLP_MPA_MARKER} when a marker's reserved bits are not zero or its FPDUPTR does
-     *     not point at the FPDU it is in; the stream is then beyond repair
+     *     {@code LLP_MPA_MARKER} when a marker's FPDUPTR does not point at the FPDU it is in;
+     *     the stream is then beyond repair. A marker's reserved bits are not checked (RFC
+     *     5044 section 4.3: sent as zero, ignored on receive).
      */
     public Progress advance(ByteBuffer input) throws ProtocolViolationException {
         while (true) {
@@ -249,16 +250,10 @@ public final class FpduDeframer {
         // A marker before the length field is the FPDU's leading marker and points at itself.
         boolean leading = state == State.LENGTH && lengthOctets == 0;
         long expected = leading ? 0 : markerPosition - lengthFieldPosition;
-        int reserved = markerValue >>> 16;
         int pointer = markerValue & 0xFFFF;
         markerOctets = 0;
         markerValue = 0;
         nextMarker += MARKER_INTERVAL;
-        if (reserved != 0) {
-            throw new ProtocolViolationException(LLP_MPA_MARKER, String.format(
-                    "the marker at stream offset %d has reserved bits 0x%04X, not 0 (RFC 5044 section 4.3)",
-                    markerPosition, reserved));
-        }
         if (pointer != expected) {
             throw new ProtocolViolationException(LLP_MPA_MARKER, String.format(
                     "the marker at stream offset %d has FPDUPTR %d; the FPDU it is in %s, so it should be %d",

@@ -3,7 +3,6 @@ package io.extsock.core.mpa;
 import static io.extsock.core.mpa.MpaConstants.ENHANCED_SETUP_LENGTH;
 import static io.extsock.core.mpa.MpaConstants.FLAGS_OFFSET;
 import static io.extsock.core.mpa.MpaConstants.FLAG_ENHANCED;
-import static io.extsock.core.mpa.MpaConstants.FLAG_REJECT;
 import static io.extsock.core.mpa.MpaConstants.FRAME_HEADER_LENGTH;
 import static io.extsock.core.mpa.MpaConstants.KEY_LENGTH;
 import static io.extsock.core.mpa.MpaConstants.MAX_FRAME_LENGTH;
@@ -92,10 +91,6 @@ public final class MpaFrameParser {
         frame[index] = (byte) octet;
         input.position(input.position() + 1);
         received++;
-        if (index == FLAGS_OFFSET && expected == MpaFrameType.REQUEST && (octet & FLAG_REJECT) != 0) {
-            throw invalid(MpaFailureReason.MALFORMED,
-                    "the Request has the R (reject) bit set, which only a Reply may carry (RFC 5044 section 7.1.1)");
-        }
         if (index == REVISION_OFFSET && octet != REVISION_1 && octet != REVISION_2) {
             throw invalid(MpaFailureReason.UNSUPPORTED_REVISION, "the " + expected + " has MPA revision " + octet
                     + "; we speak revision 1 (RFC 5044) and 2 (RFC 6581)");

@@ -160,13 +160,12 @@ class MpaFrameParserTest {
     }
 
     @Test
-    @DisplayName("RFC 5044 section 7.1.1: R belongs in a Reply, not a Request")
-    void rejectBitInRequest() {
+    @DisplayName("RFC 5044 section 7.1.1: R means something only in a Reply; a Request's R is not held against it")
+    void rejectBitInRequestIsIgnored() throws Exception {
         byte[] wire = concat(ascii("MPA ID Req Frame"), hex("20 01 00 00"));
-        MpaSetupException failure = assertThrows(MpaSetupException.class,
-                () -> new MpaFrameParser(MpaFrameType.REQUEST).parse(ByteBuffer.wrap(wire)));
-        assertEquals(MpaFailureReason.MALFORMED, failure.reason());
-        assertTrue(failure.getMessage().contains("R (reject) bit"));
+        MpaFrame request = new MpaFrameParser(MpaFrameType.REQUEST).parse(ByteBuffer.wrap(wire));
+        assertEquals(MpaFrameType.REQUEST, request.type());
+        assertEquals(1, request.revision());
     }
 
     @Test
