@@ -64,15 +64,18 @@ public final class DdpSegmentHeader {
 
     /**
      * Parses and checks the header of the DDP segment of {@code segmentLength} octets (the MPA
-     * ULPDU_Length) that starts at {@code offset}.
+     * ULPDU_Length) that starts at {@code offset}. Only the header octets (as many as the
+     * segment has, up to the header length its T bit announces) need to be in the buffer: the
+     * payload may already have been placed elsewhere, which is the point of direct placement.
      *
      * @throws ProtocolViolationException when the peer broke a rule listed in the class comment
      * @throws IllegalArgumentException when the length is negative, larger than an MPA ULPDU
-     *     can be, or runs past the buffer's limit: a local bug, not remote input
+     *     can be, or the header octets run past the buffer's limit: a local bug, not remote
+     *     input
      */
     public DdpSegmentHeader parse(ByteBuffer buffer, int offset, int segmentLength)
             throws ProtocolViolationException {
-        checkBounds(buffer, offset, segmentLength);
+        checkBounds(buffer, offset, Math.min(segmentLength, 1), segmentLength);
         if (segmentLength == 0) {
             throw new ProtocolViolationException(TerminateCause.RDMAP_CATASTROPHIC_STREAM,
                     "empty DDP segment: every segment must carry a DDP header (RFC 5041 section 4.4)");
@@ -93,6 +96,7 @@ public final class DdpSegmentHeader {
                             + "-octet " + (tagged ? "tagged" : "untagged")
                             + " header its T bit announces (RFC 5041 section 4.4)");
         }
+        checkBounds(buffer, offset, headerLength, segmentLength);
         read(buffer, offset, segmentLength);
         if (!tagged && Integer.compareUnsigned(queueNumber, QUEUE_COUNT) >= 0) {
             throw new ProtocolViolationException(TerminateCause.DDP_UNTAGGED_INVALID_QN,
@@ -108,7 +112,7 @@ public final class DdpSegmentHeader {
      * {@code segmentLength} must cover the header the T bit announces.
      */
     public DdpSegmentHeader readUnchecked(ByteBuffer buffer, int offset, int segmentLength) {
-        checkBounds(buffer, offset, segmentLength);
+        checkBounds(buffer, offset, segmentLength, segmentLength);
         if (segmentLength < 1
                 || segmentLength < DdpConstants.headerLength(NetworkOrder.getUnsignedByte(buffer, offset))) {
             throw new IllegalArgumentException("too few octets for the header: " + segmentLength);
@@ -138,11 +142,12 @@ public final class DdpSegmentHeader {
         }
     }
 
-    private static void checkBounds(ByteBuffer buffer, int offset, int segmentLength) {
+    /** Checks that {@code present} octets at {@code offset} lie in the buffer. */
+    private static void checkBounds(ByteBuffer buffer, int offset, int present, int segmentLength) {
         if (offset < 0 || segmentLength < 0 || segmentLength > MAX_SEGMENT_LENGTH
-                || offset > buffer.limit() - segmentLength) {
-            throw new IllegalArgumentException("segment of " + segmentLength + " octets at " + offset
-                    + " does not fit a buffer with limit " + buffer.limit()
+                || offset > buffer.limit() - present) {
+            throw new IllegalArgumentException("a segment of " + segmentLength + " octets whose first " + present
+                    + " are at " + offset + " does not fit a buffer with limit " + buffer.limit()
                     + " or exceeds an MPA ULPDU (" + MAX_SEGMENT_LENGTH + ")");
         }
     }

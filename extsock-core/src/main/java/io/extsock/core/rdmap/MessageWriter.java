@@ -1,0 +1,215 @@
+package io.extsock.core.rdmap;
+
+import io.extsock.core.ddp.DdpConstants;
+import io.extsock.core.ddp.DdpSegmenter;
+import io.extsock.core.mpa.FpduFramer;
+import io.extsock.core.mpa.GatherWrite;
+import java.nio.ByteBuffer;
+
+/**
+ * Writes outgoing RDMAP messages as the FPDUs that carry them: each message is cut into DDP
+ * segments that fit the MULPDU (RFC 5041 section 5.2), each segment gets its DDP/RDMAP header
+ * (RFC 5040 section 4) and is framed by MPA (RFC 5044 section 4) into a {@link GatherWrite}.
+ * Payload octets are never copied: segments reference the application's buffers through
+ * {@link PayloadViews}.
+ *
+ * <pre>{@code
+ * writer.startSend(RdmapOpcode.SEND, 0, msn, payload, 0, payload.length);
+ * while (!writer.writeTo(gather)) {      // false: the gather is full
+ *     channel.write(...); gather.reset();
+ * }
+ * }</pre>
+ *
+ * One writer per connection direction, used by one thread at a time; a message must be fully
+ * written before the next starts.
+ */
+public final class MessageWriter {
+
+    /** Enough for any header this writer emits: 18 untagged + 28 Read Request, or a Terminate. */
+    private static final int HEADER_CAPACITY = 128;
+
+    private final FpduFramer framer;
+    private final DdpSegmenter segmenter;
+    private final PayloadViews views;
+    private final ByteBuffer header = ByteBuffer.allocate(HEADER_CAPACITY);
+    private final ByteBuffer[] segmentPayload = new ByteBuffer[PAYLOAD_SLICES_PER_SEGMENT];
+
+    /** Most buffers one segment's payload can span: the message's gather list length. */
+    private static final int PAYLOAD_SLICES_PER_SEGMENT = 32;
+
+    private ByteBuffer[] payload;
+    private int payloadOffset;
+    private int payloadCount;
+
+    private boolean active;
+    private boolean segmentPending;
+    private boolean singleSegmentHeaderOnly;
+
+    /**
+     * @param framer the framer of this direction
+     * @param maxUlpduLength the MULPDU: the longest ULPDU one FPDU may carry (see {@link
+     *     FpduFramer#maxUlpduLength})
+     * @param views how payload views are made
+     */
+    public MessageWriter(FpduFramer framer, int maxUlpduLength, PayloadViews views) {
+        this.framer = framer;
+        this.segmenter = new DdpSegmenter(maxUlpduLength);
+        this.views = views;
+    }
+
+    /** The longest ULPDU one FPDU carries. */
+    public int maxUlpduLength() {
+        return segmenter.maxSegmentLength();
+    }
+
+    /**
+     * Starts a Send variant (RFC 5040 section 5.3) of the octets remaining in {@code
+     * payload[offset .. offset + count)}.
+     *
+     * @param invalidateStag the peer's STag to invalidate, for the Invalidate variants; else 0
+     */
+    public void startSend(RdmapOpcode variant, int invalidateStag, int messageSequenceNumber,
+                          ByteBuffer[] payload, int offset, int count) {
+        if (!variant.isSend()) {
+            throw new IllegalArgumentException(variant + " is not a Send variant");
+        }
+        if (!variant.invalidatesStag() && invalidateStag != 0) {
+            throw new IllegalArgumentException(variant + " invalidates nothing; its Invalidate STag is 0");
+        }
+        begin(payload, offset, count);
+        segmenter.startUntagged(RdmapConstants.controlField(variant), invalidateStag, DdpConstants.QN_SEND,
+                messageSequenceNumber, totalLength());
+    }
+
+    /** Starts an RDMA Write (RFC 5040 section 5.1) to the peer's STag and tagged offset. */
+    public void startWrite(int sinkStag, long sinkTaggedOffset, ByteBuffer[] payload, int offset, int count) {
+        begin(payload, offset, count);
+        segmenter.startTagged(RdmapConstants.controlField(RdmapOpcode.RDMA_WRITE), sinkStag, sinkTaggedOffset,
+                totalLength());
+    }
+
+    /** Starts an RDMA Read Response (RFC 5040 section 5.2) to the requester's sink. */
+    public void startReadResponse(int sinkStag, long sinkTaggedOffset, ByteBuffer[] payload, int offset, int count) {
+        begin(payload, offset, count);
+        segmenter.startTagged(RdmapConstants.controlField(RdmapOpcode.RDMA_READ_RESPONSE), sinkStag,
+                sinkTaggedOffset, totalLength());
+    }
+
+    /** Starts an RDMA Read Request (RFC 5040 sections 4.4 and 5.2): one segment, no payload. */
+    public void startReadRequest(int messageSequenceNumber, ReadRequestHeader request) {
+        beginHeaderOnly();
+        RdmapHeaderEncoder.putRdmaReadRequest(header, messageSequenceNumber, request);
+        header.flip();
+    }
+
+    /** Starts a Terminate (RFC 5040 sections 4.8 and 5.4): one segment, no payload. */
+    public void startTerminate(int messageSequenceNumber, TerminateHeader terminate) {
+        beginHeaderOnly();
+        RdmapHeaderEncoder.putTerminate(header, messageSequenceNumber, terminate);
+        header.flip();
+    }
+
+    /** Whether a message is started and not yet fully written. */
+    public boolean inProgress() {
+        return active;
+    }
+
+    /**
+     * Frames as many of the current message's segments as fit into {@code out}.
+     *
+     * @return true when the whole message is framed; false when {@code out} is full (write it
+     *     out, reset it, call again)
+     */
+    public boolean writeTo(GatherWrite out) {
+        if (!active) {
+            throw new IllegalStateException("no message started");
+        }
+        if (singleSegmentHeaderOnly) {
+            if (!framer.frame(header, (ByteBuffer) null, out)) {
+                return false;
+            }
+            finish();
+            return true;
+        }
+        while (true) {
+            if (!segmentPending) {
+                if (!segmenter.next()) {
+                    finish();
+                    return true;
+                }
+                header.clear();
+                segmenter.putHeader(header);
+                header.flip();
+                segmentPending = true;
+            }
+            int slices = sliceSegmentPayload(segmenter.payloadOffset(), segmenter.payloadLength());
+            if (!framer.frame(header, segmentPayload, 0, slices, out)) {
+                return false;
+            }
+            segmentPending = false;
+        }
+    }
+
+    private void begin(ByteBuffer[] payload, int offset, int count) {
+        requireIdle();
+        if (count > PAYLOAD_SLICES_PER_SEGMENT) {
+            throw new IllegalArgumentException(count + " payload buffers, at most " + PAYLOAD_SLICES_PER_SEGMENT);
+        }
+        this.payload = payload;
+        this.payloadOffset = offset;
+        this.payloadCount = count;
+        active = true;
+        segmentPending = false;
+        singleSegmentHeaderOnly = false;
+    }
+
+    private void beginHeaderOnly() {
+        requireIdle();
+        payload = null;
+        payloadCount = 0;
+        header.clear();
+        active = true;
+        segmentPending = false;
+        singleSegmentHeaderOnly = true;
+    }
+
+    private void requireIdle() {
+        if (active) {
+            throw new IllegalStateException("the previous message is not fully written yet");
+        }
+    }
+
+    private void finish() {
+        active = false;
+        payload = null;
+    }
+
+    private long totalLength() {
+        long total = 0;
+        for (int i = payloadOffset; i < payloadOffset + payloadCount; i++) {
+            total += payload[i].remaining();
+        }
+        return total;
+    }
+
+    /**
+     * Fills {@link #segmentPayload} with views of message octets [from, from + length) and
+     * returns how many. Octets count from each buffer's position at the start of the message.
+     */
+    private int sliceSegmentPayload(long from, int length) {
+        int slices = 0;
+        long bufferStart = 0;
+        long end = from + length;
+        for (int i = payloadOffset; i < payloadOffset + payloadCount && bufferStart < end; i++) {
+            ByteBuffer source = payload[i];
+            long bufferEnd = bufferStart + source.remaining();
+            if (bufferEnd > from && source.hasRemaining()) {
+                int first = (int) (source.position() + Math.max(0, from - bufferStart));
+                int last = (int) (source.position() + Math.min(source.remaining(), end - bufferStart));
+                segmentPayload[slices++] = views.view(source, first, last);
+            }
+            bufferStart = bufferEnd;
+        }
+        return slices;
+    }
+}

@@ -1,0 +1,177 @@
+package io.extsock.core.rdmap;
+
+import io.extsock.core.ddp.DdpConstants;
+import io.extsock.core.mpa.FpduDeframer;
+import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.wire.TerminateCause;
+import java.nio.ByteBuffer;
+
+/**
+ * Reads incoming RDMAP segments out of the MPA byte stream of one connection: deframes FPDUs
+ * (RFC 5044), decodes each ULPDU's DDP and RDMAP headers (RFC 5041, RFC 5040) and moves the
+ * payload into the buffer its {@link SegmentSink} names, with no intermediate copy.
+ *
+ * <p>The caller feeds staged input with {@link #read}. For large payloads it can skip the
+ * staging copy: when {@link #directCapacity()} is positive it may read that many octets from
+ * the socket straight into {@link #directTarget()} and report them with {@link
+ * #placedDirectly}.
+ *
+ * <p>Only headers are copied: up to the DDP header, plus the 28-octet Read Request header or a
+ * whole Terminate. One reader per connection, used by one thread at a time; allocation free.
+ */
+public final class SegmentReader {
+
+    /** Longest header copied: a Terminate is at most 18 + 4 + 2 + 18 + 28 = 70 octets. */
+    private static final int HEADER_CAPACITY = 128;
+
+    private final FpduDeframer deframer;
+    private final SegmentSink sink;
+    private final RdmapSegmentHeader segment = new RdmapSegmentHeader();
+    private final ByteBuffer header = ByteBuffer.allocate(HEADER_CAPACITY);
+
+    private boolean inSegment;
+    private boolean headerDecoded;
+    private int headerNeeded;
+    private ByteBuffer destination;
+
+    public SegmentReader(FpduDeframer deframer, SegmentSink sink) {
+        this.deframer = deframer;
+        this.sink = sink;
+    }
+
+    /**
+     * Consumes the input: every complete segment in it reaches the sink; a segment cut off by
+     * the end of the input continues with the next call.
+     *
+     * @throws ProtocolViolationException when the peer broke a rule; the stream is then dead
+     */
+    public void read(ByteBuffer input) throws ProtocolViolationException {
+        while (true) {
+            switch (deframer.advance(input)) {
+                case NEED_INPUT:
+                    return;
+                case FPDU_COMPLETE:
+                    completeSegment();
+                    break;
+                case ULPDU_BYTES:
+                    if (!takeUlpduOctets(input)) {
+                        return;
+                    }
+                    break;
+                default:
+                    throw new AssertionError();
+            }
+        }
+    }
+
+    /**
+     * Payload octets of the current segment that may be read from the socket straight into
+     * {@link #directTarget()} now; 0 when there are none (headers or framing come first).
+     */
+    public int directCapacity() {
+        if (!headerDecoded || destination == null || !destination.hasRemaining()) {
+            return 0;
+        }
+        return deframer.contiguousUlpduBytes();
+    }
+
+    /** Where direct reads go: its position is the next payload octet's place. */
+    public ByteBuffer directTarget() {
+        return destination;
+    }
+
+    /** Reports {@code count} octets read straight into {@link #directTarget()} before its position. */
+    public void placedDirectly(int count) {
+        if (count <= 0) {
+            return;
+        }
+        int end = destination.position();
+        deframer.ulpduPlaced(destination, end - count, count);
+    }
+
+    /** The headers of the segment being read (valid from its decoding to its completion). */
+    public RdmapSegmentHeader currentSegment() {
+        return segment;
+    }
+
+    /** Takes ULPDU octets from the input; false when the input is used up. */
+    private boolean takeUlpduOctets(ByteBuffer input) throws ProtocolViolationException {
+        if (!inSegment) {
+            inSegment = true;
+            headerDecoded = false;
+            destination = null;
+            header.clear();
+            headerNeeded = Math.min(2, deframer.ulpduLength());  // the two control octets first
+        }
+        if (!headerDecoded) {
+            deframer.copyUlpdu(input, header, headerNeeded - header.position());
+            if (header.position() < headerNeeded) {
+                return input.hasRemaining();
+            }
+            int needed = headerLength();
+            if (header.position() < needed) {
+                headerNeeded = needed;
+                return true;
+            }
+            segment.decode(header, 0, deframer.ulpduLength());
+            headerDecoded = true;
+            destination = sink.segmentStarted(segment);
+            if (destination != null && destination.remaining() != segment.ulpPayloadLength()) {
+                throw new IllegalStateException("the sink gave " + destination.remaining()
+                        + " octets of room for a payload of " + segment.ulpPayloadLength());
+            }
+        }
+        if (deframer.ulpduRemaining() == 0) {
+            return true;
+        }
+        if (!input.hasRemaining()) {
+            return false;
+        }
+        if (destination != null) {
+            deframer.copyUlpdu(input, destination, Integer.MAX_VALUE);
+        } else {
+            deframer.skipUlpdu(input, Integer.MAX_VALUE);
+        }
+        return true;
+    }
+
+    /**
+     * How many ULPDU octets the headers take, from the first two (DDP control, RDMAP control):
+     * the DDP header, plus the Read Request header or the whole Terminate. Never more than the
+     * ULPDU, so that a short segment reaches the decoder, which names its fault.
+     */
+    private int headerLength() throws ProtocolViolationException {
+        int ulpdu = deframer.ulpduLength();
+        if (ulpdu < 2) {
+            return ulpdu;
+        }
+        int ddpHeader = DdpConstants.headerLength(header.get(0) & 0xFF);
+        int opcode = header.get(1) & RdmapConstants.OPCODE_BITS;
+        int wanted = ddpHeader;
+        if (opcode == RdmapOpcode.RDMA_READ_REQUEST.wireValue()) {
+            wanted += RdmapConstants.READ_REQUEST_HEADER_LENGTH;
+        } else if (opcode == RdmapOpcode.TERMINATE.wireValue()) {
+            if (ulpdu > HEADER_CAPACITY) {
+                throw new ProtocolViolationException(TerminateCause.RDMAP_CATASTROPHIC_STREAM,
+                        "a Terminate of " + ulpdu + " octets; the longest possible is 70 (RFC 5040 section 4.8)");
+            }
+            wanted = ulpdu;
+        }
+        return Math.min(wanted, ulpdu);
+    }
+
+    private void completeSegment() throws ProtocolViolationException {
+        if (!inSegment) {
+            // As for any segment shorter than its header (see RdmapSegmentHeader).
+            throw new ProtocolViolationException(TerminateCause.RDMAP_CATASTROPHIC_STREAM,
+                    "an FPDU with an empty ULPDU carries no DDP header (RFC 5041 section 4.4)");
+        }
+        if (!headerDecoded || destination != null && destination.hasRemaining()) {
+            throw new IllegalStateException("an FPDU ended inside its segment's headers or payload");
+        }
+        inSegment = false;
+        headerDecoded = false;
+        destination = null;
+        sink.segmentComplete(segment);
+    }
+}

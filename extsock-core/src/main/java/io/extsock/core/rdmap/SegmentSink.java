@@ -1,0 +1,30 @@
+package io.extsock.core.rdmap;
+
+import io.extsock.core.wire.ProtocolViolationException;
+import java.nio.ByteBuffer;
+
+/**
+ * The layer above a {@link SegmentReader}: decides where each segment's payload goes and
+ * hears when the segment is complete. It owns the stream state (STags, posted receives,
+ * outstanding reads) and so makes the checks that need it.
+ */
+public interface SegmentSink {
+
+    /**
+     * A segment's headers arrived and passed the stateless checks; nothing of its payload is
+     * placed yet. Every segment comes here, with or without payload, so that the checks that
+     * need stream state (STags, MSNs, posted receives) run before anything is placed.
+     *
+     * @return the buffer the payload goes to, positioned where the first payload octet belongs
+     *     with exactly {@code header.ulpPayloadLength()} octets remaining; or null for a
+     *     segment without payload, or to drop the payload
+     * @throws ProtocolViolationException to refuse the segment (invalid STag, no receive...)
+     */
+    ByteBuffer segmentStarted(RdmapSegmentHeader header) throws ProtocolViolationException;
+
+    /**
+     * The segment ended and its CRC matched: its payload is placed. Until this call nothing of
+     * the segment may be delivered.
+     */
+    void segmentComplete(RdmapSegmentHeader header) throws ProtocolViolationException;
+}
