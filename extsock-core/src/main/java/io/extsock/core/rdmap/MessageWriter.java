@@ -121,6 +121,16 @@ public final class MessageWriter {
      *     out, reset it, call again)
      */
     public boolean writeTo(GatherWrite out) {
+        return writeTo(out, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Frames at most {@code maxSegments} of the current message's segments into {@code out}:
+     * to interleave messages fairly, or to put each FPDU in a write of its own.
+     *
+     * @return true when the whole message is framed
+     */
+    public boolean writeTo(GatherWrite out, int maxSegments) {
         if (!active) {
             throw new IllegalStateException("no message started");
         }
@@ -131,12 +141,9 @@ public final class MessageWriter {
             finish();
             return true;
         }
-        while (true) {
+        for (int framed = 0; framed < maxSegments; framed++) {
             if (!segmentPending) {
-                if (!segmenter.next()) {
-                    finish();
-                    return true;
-                }
+                segmenter.next();  // a started message always has a segment left here
                 header.clear();
                 segmenter.putHeader(header);
                 header.flip();
@@ -147,7 +154,12 @@ public final class MessageWriter {
                 return false;
             }
             segmentPending = false;
+            if (segmenter.last()) {
+                finish();
+                return true;
+            }
         }
+        return false;
     }
 
     private void begin(ByteBuffer[] payload, int offset, int count) {
