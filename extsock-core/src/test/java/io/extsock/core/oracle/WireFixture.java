@@ -4,11 +4,14 @@ import io.extsock.core.ddp.DdpConstants;
 import io.extsock.core.ddp.DdpHeaderEncoder;
 import io.extsock.core.ddp.MessageSequenceNumbers;
 import io.extsock.core.mpa.MpaAgreement;
+import io.extsock.core.mpa.MpaFailure;
+import io.extsock.core.mpa.MpaFailureReason;
 import io.extsock.core.mpa.MpaFrame;
 import io.extsock.core.mpa.MpaFrameType;
 import io.extsock.core.mpa.MpaNegotiation;
 import io.extsock.core.mpa.MpaOutcome;
 import io.extsock.core.mpa.MpaPreferences;
+import io.extsock.core.mpa.PrivateData;
 import io.extsock.core.mpa.ResponderDecision;
 import io.extsock.core.mpa.RtrKind;
 import io.extsock.core.rdmap.RdmapConstants;
@@ -21,6 +24,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
@@ -49,7 +53,9 @@ public final class WireFixture {
         /** RFC 6581 enhanced setup, no CRC. */
         REV2_NO_CRC(2, false, false),
         /** Markers in both directions (both ends set M), CRC, one FPDU per TCP segment. */
-        MARKERS(1, true, true);
+        MARKERS(1, true, true),
+        /** The responder rejects the connection: a Reply with R set and private data saying why. */
+        REJECT(2, true, false);
 
         final int revision;
         final boolean crc;
@@ -78,6 +84,7 @@ public final class WireFixture {
     private static final int SOURCE_STAG = 0x0000C3A6;
     private static final int WRITE_STAG = 0x0000A1A7;
     private static final int READ_SIZE = 3000;
+    private static final String REJECTION = "no iWARP service for you";
 
     private WireFixture() {
     }
@@ -106,7 +113,15 @@ public final class WireFixture {
         MpaFrame request = MpaNegotiation.request(preferences);
         end.sendFrame(request);
         MpaFrame reply = end.receiveFrame(MpaFrameType.REPLY);
-        MpaAgreement agreement = agreed(MpaNegotiation.complete(preferences, request, reply));
+        MpaOutcome outcome = MpaNegotiation.complete(preferences, request, reply);
+        if (scenario == Scenario.REJECT) {
+            check(outcome instanceof MpaFailure failure && failure.reason() == MpaFailureReason.PEER_REJECTED
+                    && REJECTION.equals(new String(failure.peerPrivateData().toByteArray(), StandardCharsets.US_ASCII)),
+                    "initiator expected a rejection saying why, got " + outcome);
+            end.close();
+            return;
+        }
+        MpaAgreement agreement = agreed(outcome);
         end.fullOperation(agreement, MAX_FPDU_SIZE, scenario.markers);
         MessageSequenceNumbers msns = new MessageSequenceNumbers();
 
@@ -159,6 +174,13 @@ public final class WireFixture {
         FixtureEndpoint end = new FixtureEndpoint(socket);
         MpaPreferences preferences = scenario.preferences();
         MpaFrame request = end.receiveFrame(MpaFrameType.REQUEST);
+        if (scenario == Scenario.REJECT) {
+            end.sendFrame(MpaNegotiation.rejection(preferences, request,
+                    PrivateData.of(REJECTION.getBytes(StandardCharsets.US_ASCII))));
+            Thread.sleep(200);
+            end.close();
+            return;
+        }
         ResponderDecision decision = MpaNegotiation.respond(preferences, request);
         end.sendFrame(decision.reply());
         MpaAgreement agreement = agreed(decision.outcome());
