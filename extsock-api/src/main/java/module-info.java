@@ -5,6 +5,7 @@
 module io.extsock.api {
     exports io.extsock;
     exports io.extsock.spi;
+    exports io.extsock.verbs;
 
     uses io.extsock.spi.IwarpProvider;
 }
