@@ -24,7 +24,10 @@ import jnr.ffi.TypeAlias;
  * process-wide state behind one lock; pinning is rare and never on a data path.
  *
  * <p>When jnr-ffi cannot load its native stub (an unusual platform), pinning fails with an
- * IOException that says so; nothing else of the engine needs native code.
+ * IOException that says so; nothing else of the engine needs native code. The same happens on
+ * the module path today: jnr-ffi implements {@link LibcMemoryCalls} with a class it generates
+ * into an unnamed module, which may not implement an interface of a package io.extsock.core
+ * does not export (and it needs the ASM modules, which only --add-modules brings in).
  */
 final class MemoryPinning {
 

@@ -80,10 +80,6 @@ public final class MemoryRegistry {
             throw new IllegalArgumentException("a read-only buffer cannot be registered with LOCAL_WRITE or"
                     + " REMOTE_WRITE: " + access);
         }
-        if (pin && !buffer.isDirect()) {
-            throw new IllegalArgumentException("pinning needs a direct or mapped buffer: a heap buffer lives in the"
-                    + " Java heap, where the garbage collector moves it");
-        }
         ByteBuffer memory = buffer.duplicate().clear();
         requireOpen();
         PinnedRange pinned = pin ? MemoryPinning.pin(memory) : null;
