@@ -125,13 +125,6 @@ final class MemoryPinning {
         return NativeAccess.get(0).pageSize;
     }
 
-    /** Bytes pinned by this process through extsock right now. */
-    static long pinnedBytes() {
-        synchronized (LOCK) {
-            return pinnedBytes;
-        }
-    }
-
     private static void unlock(NativeAccess access, long from, long to) {
         // munlock only fails for ranges that were never mapped; nothing to do about it here.
         access.calls.munlock(Pointer.wrap(access.runtime, from), to - from);

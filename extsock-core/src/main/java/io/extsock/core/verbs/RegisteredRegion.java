@@ -188,10 +188,6 @@ public final class RegisteredRegion implements MemoryRegion {
         return view;
     }
 
-    ByteBuffer memory() {
-        return memory;
-    }
-
     PinnedRange pinnedRange() {
         return pinnedRange;
     }
