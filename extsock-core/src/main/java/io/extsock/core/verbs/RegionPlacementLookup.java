@@ -34,12 +34,18 @@ import java.util.Objects;
  * A {@link TaggedPlacementChecker} takes one lookup, so the engine's lookup picks one of the two
  * by the RDMAP opcode of the segment being checked.
  *
- * <p>Lock-free and allocation-free: called for every non-empty tagged segment.
+ * <p>After {@link TaggedPlacementChecker#check} accepts a segment, {@link #describedRegion} is
+ * the region it was checked against: place the payload into its {@link
+ * RegisteredRegion#placementWindow}, with no second lookup that a deregistration could race.
+ *
+ * <p>Lock-free and allocation-free: called for every non-empty tagged segment. Each instance
+ * belongs to one connection's receive path, used by one thread at a time.
  */
 public final class RegionPlacementLookup implements TaggedBufferLookup {
 
     private final MemoryRegistry registry;
     private final Access required;
+    private RegisteredRegion described;
 
     private RegionPlacementLookup(MemoryRegistry registry, Access required) {
         this.registry = Objects.requireNonNull(registry, "registry");
@@ -64,12 +70,19 @@ public final class RegionPlacementLookup implements TaggedBufferLookup {
     @Override
     public void describe(int stag, TaggedBufferDescription answer) {
         RegisteredRegion region = registry.lookup(stag);
+        described = null;
         if (region == null) {
             answer.noSuchStag();
         } else if (!region.allows(required)) {
             answer.placementNotAllowed();
         } else {
+            described = region;
             answer.usable(0, region.length());
         }
+    }
+
+    /** The region of the last usable answer, or null when the last answer refused the STag. */
+    public RegisteredRegion describedRegion() {
+        return described;
     }
 }

@@ -1,6 +1,7 @@
 package io.extsock.core.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -36,6 +37,19 @@ class RegionPlacementLookupTest {
         RegisteredRegion region = register(Access.REMOTE_WRITE);
         writes.check(segment(region.stag(), 0, REGION));
         writes.check(segment(region.stag(), REGION - 1, 1));
+    }
+
+    @Test
+    void theAcceptedSegmentsRegionIsAtHandForPlacement() throws Exception {
+        RegionPlacementLookup lookup = RegionPlacementLookup.forRdmaWrite(registry);
+        TaggedPlacementChecker checker = new TaggedPlacementChecker(lookup);
+        RegisteredRegion region = register(Access.REMOTE_WRITE);
+        checker.check(segment(region.stag(), 100, 10));
+        assertSame(region, lookup.describedRegion());
+        ByteBuffer window = lookup.describedRegion().placementWindow(100, 10);
+        assertEquals(10, window.remaining());
+        assertThrows(ProtocolViolationException.class, () -> checker.check(segment(region.stag() ^ 1, 0, 1)));
+        assertNull(lookup.describedRegion(), "a refused STag leaves no region to place into");
     }
 
     @Test
