@@ -2,6 +2,7 @@ package io.extsock;
 
 import io.extsock.internal.ChannelSocketImpl;
 import io.extsock.internal.ImplSocket;
+import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -141,6 +142,16 @@ public class ExtendedSocket extends Socket {
             }
             throw e;
         }
+    }
+
+    /**
+     * The extended side of this connection in IWARP_MODE: registered memory, work requests
+     * (Send, Receive, RDMA Write and Read) and their completions.
+     *
+     * @throws SocketException if the socket is closed or not in IWARP_MODE
+     */
+    public IwarpConnection iwarp() throws SocketException {
+        return impl.iwarpConnection();
     }
 
     private static InetSocketAddress remote(String host, int port) throws UnknownHostException {

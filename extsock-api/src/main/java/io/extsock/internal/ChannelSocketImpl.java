@@ -1,7 +1,9 @@
 package io.extsock.internal;
 
 import io.extsock.IwarpOptions;
+import io.extsock.spi.IwarpSession;
 import io.extsock.spi.SocketTransport;
+import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -47,6 +49,8 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     /** Carries the stream once connected: passthrough first, maybe iWARP later. */
     private volatile SocketTransport transport;
+    /** The iWARP session once the connection switched; null in passthrough. */
+    private volatile IwarpSession session;
     private volatile boolean iwarpMode;
     private volatile int timeout;
 
@@ -412,7 +416,8 @@ public final class ChannelSocketImpl extends SocketImpl {
             return (T) Boolean.valueOf(iwarpMode || Boolean.TRUE.equals(iwarpSettings.get(option)));
         }
         if (IwarpOptions.ALL.contains(option)) {
-            return (T) iwarpSettings.get(option);
+            T value = IwarpOptionValues.valueIn(iwarpSettings, option);
+            return value instanceof byte[] ? (T) ((byte[]) value).clone() : value;
         }
         return ch.getOption(option);
     }
@@ -437,7 +442,8 @@ public final class ChannelSocketImpl extends SocketImpl {
         if (iwarpMode) {
             throw new SocketException(option + " must be set before the switch to IWARP_MODE");
         }
-        iwarpSettings.put(option, value);
+        IwarpOptionValues.validate(option, value);
+        iwarpSettings.put(option, value instanceof byte[] ? ((byte[]) value).clone() : value);
     }
 
     /**
@@ -453,12 +459,30 @@ public final class ChannelSocketImpl extends SocketImpl {
             ch = openChannel();
         }
         try {
-            transport = IwarpProviders.require().attach(ch, initiator, Map.copyOf(iwarpSettings));
+            IwarpSession attached = IwarpProviders.require().attach(ch, initiator, Map.copyOf(iwarpSettings));
+            session = attached;
+            transport = attached.stream();
             iwarpMode = true;
         } catch (IOException | RuntimeException e) {
             close();
             throw e;
         }
+    }
+
+    /**
+     * The extended side of the connection.
+     *
+     * @throws SocketException if the socket is closed or not in IWARP_MODE
+     */
+    public IwarpConnection iwarpConnection() throws SocketException {
+        if (closed) {
+            throw new SocketException(SocketErrors.SOCKET_CLOSED);
+        }
+        IwarpSession current = session;
+        if (current == null) {
+            throw new SocketException("the socket is not in IWARP_MODE: set IwarpOptions.IWARP_MODE to true first");
+        }
+        return current.connection();
     }
 
     /** Whether this side connected (true) or accepted (false) the connection. */

@@ -1,5 +1,7 @@
 package io.extsock.core.verbs;
 
+import io.extsock.core.nativecall.LibcMemoryCalls;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

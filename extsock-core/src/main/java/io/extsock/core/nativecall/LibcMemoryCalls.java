@@ -1,13 +1,13 @@
-package io.extsock.core.verbs;
+package io.extsock.core.nativecall;
 
 import jnr.ffi.Pointer;
 import jnr.ffi.annotations.SaveError;
 import jnr.ffi.types.size_t;
 
 /**
- * The C library functions that pinning needs, bound by jnr-ffi ({@link MemoryPinning} loads
- * it). Public only because jnr-ffi implements it with generated code outside this package;
- * the package is not exported, so applications never see it.
+ * The C library functions that pinning needs, bound by jnr-ffi (io.extsock.core.verbs.MemoryPinning
+ * loads it). jnr-ffi implements this interface with a class it generates in an unnamed module,
+ * so on the module path this package must be exported: it holds nothing but this interface.
  */
 public interface LibcMemoryCalls {
 
