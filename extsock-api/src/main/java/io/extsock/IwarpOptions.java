@@ -1,6 +1,7 @@
 package io.extsock;
 
 import io.extsock.internal.IwarpSocketOption;
+import io.extsock.verbs.IwarpSetup;
 import java.net.SocketOption;
 import java.util.Set;
 
@@ -81,9 +82,16 @@ public final class IwarpOptions {
     public static final SocketOption<Boolean> STREAMS =
             new IwarpSocketOption<>("IWARP_STREAMS", Boolean.class);
 
+    /**
+     * Runs between negotiation and the first byte from the peer: register memory and post
+     * Receives there, so that a peer that sends at once finds them (see {@link IwarpSetup}).
+     * On an ExtendedServerSocket it runs for every accepted connection. Default: nothing.
+     */
+    public static final SocketOption<IwarpSetup> SETUP = new IwarpSocketOption<>("IWARP_SETUP", IwarpSetup.class);
+
     /** Every option of this class. */
     public static final Set<SocketOption<?>> ALL = Set.of(IWARP_MODE, CRC, MARKERS, IRD, ORD,
-            MAX_FPDU_SIZE, MPA_REVISION, READY_TO_RECEIVE, MPA_TIMEOUT, PRIVATE_DATA, STREAMS);
+            MAX_FPDU_SIZE, MPA_REVISION, READY_TO_RECEIVE, MPA_TIMEOUT, PRIVATE_DATA, STREAMS, SETUP);
 
     /** The zero-length message that tells the peer this side is ready (RFC 6581 section 4). */
     public enum ReadyToReceive {

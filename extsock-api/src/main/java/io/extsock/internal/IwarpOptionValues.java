@@ -1,6 +1,7 @@
 package io.extsock.internal;
 
 import io.extsock.IwarpOptions;
+import io.extsock.verbs.IwarpSetup;
 import java.net.SocketOption;
 import java.util.Map;
 
@@ -27,7 +28,8 @@ public final class IwarpOptionValues {
             Map.entry(IwarpOptions.READY_TO_RECEIVE, IwarpOptions.ReadyToReceive.ZERO_LENGTH_WRITE),
             Map.entry(IwarpOptions.MPA_TIMEOUT, 10_000),
             Map.entry(IwarpOptions.PRIVATE_DATA, new byte[0]),
-            Map.entry(IwarpOptions.STREAMS, true));
+            Map.entry(IwarpOptions.STREAMS, true),
+            Map.entry(IwarpOptions.SETUP, (IwarpSetup) connection -> { }));
 
     private IwarpOptionValues() {
     }

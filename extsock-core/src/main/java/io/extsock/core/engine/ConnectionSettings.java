@@ -6,6 +6,7 @@ import io.extsock.core.mpa.MpaPreferences;
 import io.extsock.core.mpa.PrivateData;
 import io.extsock.core.mpa.RtrKind;
 import io.extsock.internal.IwarpOptionValues;
+import io.extsock.verbs.IwarpSetup;
 import java.net.SocketOption;
 import java.util.EnumSet;
 import java.util.Map;
@@ -13,7 +14,8 @@ import java.util.Set;
 
 /** What a socket's iWARP options ask of one connection, resolved against the defaults. */
 record ConnectionSettings(int mpaRevision, boolean crc, boolean markers, int ird, int ord, int maxFpduSize,
-                          ReadyToReceive readyToReceive, int mpaTimeoutMillis, byte[] privateData, boolean streams) {
+                          ReadyToReceive readyToReceive, int mpaTimeoutMillis, byte[] privateData, boolean streams,
+                          IwarpSetup setup) {
 
     static ConnectionSettings from(Map<SocketOption<?>, Object> options) {
         return new ConnectionSettings(
@@ -26,7 +28,8 @@ record ConnectionSettings(int mpaRevision, boolean crc, boolean markers, int ird
                 IwarpOptionValues.valueIn(options, IwarpOptions.READY_TO_RECEIVE),
                 IwarpOptionValues.valueIn(options, IwarpOptions.MPA_TIMEOUT),
                 IwarpOptionValues.valueIn(options, IwarpOptions.PRIVATE_DATA),
-                IwarpOptionValues.valueIn(options, IwarpOptions.STREAMS));
+                IwarpOptionValues.valueIn(options, IwarpOptions.STREAMS),
+                IwarpOptionValues.valueIn(options, IwarpOptions.SETUP));
     }
 
     /** The MPA preferences for these settings, with extsock's hello ahead of the application's data. */

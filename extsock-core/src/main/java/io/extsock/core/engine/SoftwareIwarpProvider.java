@@ -78,6 +78,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
             stream = new StreamUnavailable(streamUnavailableReason(settings, peerHello), outcome.streamBytes(),
                     channel, connection::close);
         }
+        settings.setup().prepare(verbs);  // before the peer's first byte is processed
         connection.start(outcome.readAhead());
         return new Session(stream, verbs);
     }
