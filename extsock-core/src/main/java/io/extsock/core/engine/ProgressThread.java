@@ -23,6 +23,10 @@ final class ProgressThread implements Runnable {
     private final Selector selector;
     private final Thread thread;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    /** Connections whose reading applications do for now: checked for hand-back on each tick. */
+    private final java.util.Set<Connection> handingBack = java.util.Collections.newSetFromMap(
+            new java.util.IdentityHashMap<>());
+
     /** Delayed tasks by deadline; only this thread touches it. */
     private final PriorityQueue<Timed> timers = new PriorityQueue<>();
     private volatile boolean running = true;
@@ -57,6 +61,11 @@ final class ProgressThread implements Runnable {
         execute(() -> timers.add(new Timed(deadline, task)));
     }
 
+    /** Watch the connection until its reading comes back to this thread (called from any thread). */
+    void watchHandback(Connection connection) {
+        execute(() -> handingBack.add(connection));
+    }
+
     /** Whether the caller is this progress thread. */
     boolean isCurrentThread() {
         return Thread.currentThread() == thread;
@@ -71,18 +80,18 @@ final class ProgressThread implements Runnable {
         while (running) {
             try {
                 Timed next = timers.peek();
-                if (next == null) {
-                    selector.select();
+                long waitMillis = next == null ? 0 : Math.max(1, (next.deadline - System.nanoTime()) / 1_000_000);
+                if (!handingBack.isEmpty()) {
+                    waitMillis = waitMillis == 0 ? 1 : Math.min(waitMillis, 1);  // the hand-back tick
+                }
+                if (next != null && next.deadline - System.nanoTime() <= 0) {
+                    selector.selectNow();
                 } else {
-                    long waitMillis = (next.deadline - System.nanoTime()) / 1_000_000;
-                    if (waitMillis > 0) {
-                        selector.select(waitMillis);
-                    } else {
-                        selector.selectNow();
-                    }
+                    selector.select(waitMillis);
                 }
                 runTasks();
                 runDueTimers();
+                handingBack.removeIf(connection -> !connection.handbackIfIdle());
                 Iterator<SelectionKey> ready = selector.selectedKeys().iterator();
                 while (ready.hasNext()) {
                     SelectionKey key = ready.next();

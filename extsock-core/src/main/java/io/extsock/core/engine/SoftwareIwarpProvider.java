@@ -63,7 +63,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
 
         IwarpSettings negotiated = new IwarpSettings(agreement.revision(), agreement.crc(), agreement.sendMarkers(),
                 agreement.receiveMarkers(), agreement.ird(), agreement.ord(), settings.maxFpduSize(), initiator);
-        IwarpConnectionImpl verbs = new IwarpConnectionImpl(queuePair, registry, ring, ring, negotiated,
+        IwarpConnectionImpl verbs = new IwarpConnectionImpl(queuePair, registry, ring, negotiated,
                 ExtsockHello.applicationData(peerData));
 
         boolean streams = hello.streamsOn() && peerHello.streamsOn();

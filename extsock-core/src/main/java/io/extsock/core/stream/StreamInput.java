@@ -7,6 +7,7 @@ import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 import java.io.IOException;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 
@@ -116,49 +117,67 @@ final class StreamInput implements WorkCompleter {
         if (len == 0) {
             return 0;
         }
-        int headIndex;
-        int count;
-        boolean bufferDone;
-        synchronized (this) {
-            if (prefix != null) {
-                count = Math.min(len, prefix.length - prefixPosition);
-                System.arraycopy(prefix, prefixPosition, b, off, count);
-                prefixPosition += count;
-                if (prefixPosition == prefix.length) {
-                    prefix = null;
+        long deadline = timeoutMillis > 0 ? System.nanoTime() + timeoutMillis * 1_000_000L : 0;
+        while (true) {
+            int headIndex;
+            int count;
+            boolean bufferDone;
+            synchronized (this) {
+                if (prefix != null) {
+                    count = Math.min(len, prefix.length - prefixPosition);
+                    System.arraycopy(prefix, prefixPosition, b, off, count);
+                    prefixPosition += count;
+                    if (prefixPosition == prefix.length) {
+                        prefix = null;
+                    }
+                    return count;
+                }
+                if (endOfStreamRead) {
+                    return -1;
+                }
+                if (filledCount == 0) {
+                    if (closed) {
+                        throw new SocketException("Socket closed");
+                    }
+                    if (peerFinished || inputShutdown || failure != null && peerClosed) {
+                        endOfStreamRead = true;
+                        return -1;
+                    }
+                    if (failure != null) {
+                        throw new SocketException(failure);
+                    }
+                    headIndex = -1;
+                    count = 0;
+                    bufferDone = false;
+                } else {
+                    headIndex = filled[filledHead];
+                    ByteBuffer head = data[headIndex];
+                    count = Math.min(len, head.remaining());
+                    head.get(b, off, count);
+                    bufferDone = !head.hasRemaining();
+                    if (bufferDone) {
+                        data[headIndex] = null;
+                        filledHead = (filledHead + 1) % filled.length;
+                        filledCount--;
+                    }
+                }
+            }
+            if (headIndex >= 0) {
+                if (bufferDone) {
+                    repost(headIndex);
                 }
                 return count;
             }
-            if (endOfStreamRead) {
-                return -1;
+            long remaining = deadline == 0 ? 0 : deadline - System.nanoTime();
+            if (deadline != 0 && remaining <= 0) {
+                throw new SocketTimeoutException("Read timed out");
             }
-            StreamWait.until(this, () -> filledCount > 0 || peerFinished || inputShutdown || failure != null
-                    || closed, timeoutMillis);
-            if (filledCount == 0) {
-                if (closed) {
-                    throw new SocketException("Socket closed");
-                }
-                if (peerFinished || inputShutdown || failure != null && peerClosed) {
-                    endOfStreamRead = true;
-                    return -1;
-                }
-                throw new SocketException(failure);
-            }
-            headIndex = filled[filledHead];
-            ByteBuffer head = data[headIndex];
-            count = Math.min(len, head.remaining());
-            head.get(b, off, count);
-            bufferDone = !head.hasRemaining();
-            if (bufferDone) {
-                data[headIndex] = null;
-                filledHead = (filledHead + 1) % filled.length;
-                filledCount--;
-            }
+            queuePair.await(this::readableOrEnded, remaining, false);  // then look again
         }
-        if (bufferDone) {
-            repost(headIndex);
-        }
-        return count;
+    }
+
+    private synchronized boolean readableOrEnded() {
+        return filledCount > 0 || prefix != null || peerFinished || inputShutdown || failure != null || closed;
     }
 
     /** Bytes that can be read without blocking. */

@@ -52,20 +52,26 @@ final class StreamOutput implements WorkCompleter {
         try {
             while (len > 0) {
                 int chunk;
+                boolean more;
+                if (!canSend(2)) {
+                    queuePair.transmitPosted();  // what is posted goes out while we wait for credits
+                    queuePair.await(() -> canSend(2), 0, false);
+                }
                 synchronized (this) {
-                    StreamWait.until(this, () -> credits >= 2 || failure != null || closed, 0);
                     requireOpen();
                     credits--;
                     sendsOutstanding++;
                     chunk = Math.min(len, maxPayload);
+                    // Hold the transmit while more chunks can follow at once: one gathering write.
+                    more = len > chunk && credits >= 2;
                 }
-                post(StreamHeader.DATA, ByteBuffer.wrap(b, off, chunk));
+                post(StreamHeader.DATA, ByteBuffer.wrap(b, off, chunk), !more);
                 off += chunk;
                 len -= chunk;
             }
             // The array must not be used after we return: wait until TCP has every byte.
+            queuePair.await(this::allSentOrEnded, 0, false);
             synchronized (this) {
-                StreamWait.until(this, () -> sendsOutstanding == 0 || failure != null || closed, 0);
                 requireOpen();
             }
         } finally {
@@ -81,16 +87,26 @@ final class StreamOutput implements WorkCompleter {
                 if (finSent) {
                     return;
                 }
-                StreamWait.until(this, () -> credits >= 1 || failure != null || closed, 0);
+            }
+            queuePair.await(() -> canSend(1), 0, false);
+            synchronized (this) {
                 requireOpen();
                 credits--;
                 sendsOutstanding++;
                 finSent = true;
             }
-            post(StreamHeader.FIN, null);
+            post(StreamHeader.FIN, null, true);
         } finally {
             writing.unlock();
         }
+    }
+
+    private synchronized boolean canSend(int creditsNeeded) {
+        return credits >= creditsNeeded || failure != null || closed;
+    }
+
+    private synchronized boolean allSentOrEnded() {
+        return sendsOutstanding == 0 || failure != null || closed;
     }
 
     /** The peer posted buffers again. */
@@ -126,7 +142,7 @@ final class StreamOutput implements WorkCompleter {
             sendsOutstanding++;
         }
         try {
-            post(StreamHeader.CREDIT, null);
+            post(StreamHeader.CREDIT, null, true);
         } catch (IOException e) {
             // the connection ended; readers and writers see it
         }
@@ -157,13 +173,13 @@ final class StreamOutput implements WorkCompleter {
         notifyAll();
     }
 
-    private void post(int type, ByteBuffer payload) throws IOException {
+    private void post(int type, ByteBuffer payload, boolean transmitNow) throws IOException {
         ByteBuffer header = ByteBuffer.allocate(StreamHeader.LENGTH);
         StreamHeader.put(header, type, input.takeCreditsToReturn());
         header.flip();
         ByteBuffer[] message = payload == null ? new ByteBuffer[] {header} : new ByteBuffer[] {header, payload};
         try {
-            queuePair.postInternalSend(message, message.length, type, this);
+            queuePair.postInternalSend(message, message.length, type, this, transmitNow);
         } catch (QueuePairClosedException e) {
             synchronized (this) {
                 sendsOutstanding--;

@@ -37,11 +37,11 @@ public final class IwarpConnectionImpl implements IwarpConnection {
     private volatile boolean streamsOwnSendsAndReceives;
 
     public IwarpConnectionImpl(QueuePair queuePair, MemoryRegistry registry, CompletionRing ring,
-                               CompletionQueue completions, IwarpSettings settings, byte[] peerPrivateData) {
+                               IwarpSettings settings, byte[] peerPrivateData) {
         this.queuePair = queuePair;
         this.registry = registry;
         this.localAccess = new LocalAccessCheck(registry);
-        this.completions = completions;
+        this.completions = new InlineCompletionQueue(ring, queuePair);
         this.toCompletionQueue = (tag, opcode, status, length, solicited, invalidated, detail) -> {
             if (!ring.add(tag, opcode, status, length, solicited, invalidated, detail)) {
                 throw new IllegalStateException("completion queue overflow: the engine admitted more requests"
@@ -76,7 +76,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
 
     @Override
     public CompletableFuture<WorkCompletion> submit(WorkRequest request) {
-        CompletableFuture<WorkCompletion> future = new CompletableFuture<>();
+        CompletableFuture<WorkCompletion> future = new InlineFuture<>(queuePair);
         try {
             post(request, (tag, opcode, status, length, solicited, invalidated, detail) -> future.complete(
                     new WorkCompletion(tag, opcode, status, length, solicited, invalidated, detail)));

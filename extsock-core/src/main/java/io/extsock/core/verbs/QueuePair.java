@@ -64,6 +64,12 @@ public final class QueuePair implements SegmentSink {
 
         /** The connection is over (Terminate sent or received, or fatal error): close it. */
         void closeRequested();
+
+        /**
+         * Waits until the condition holds, making the connection progress on the calling thread
+         * meanwhile (see the engine's Connection#await).
+         */
+        boolean await(java.util.function.BooleanSupplier condition, long timeoutNanos, boolean interruptible);
     }
 
     private final MpaAgreement agreement;
@@ -176,6 +182,14 @@ public final class QueuePair implements SegmentSink {
      * @throws IllegalStateException if {@link #SEND_QUEUE_DEPTH} requests are outstanding
      */
     void postSend(SendWork work) throws QueuePairClosedException {
+        postSend(work, true);
+    }
+
+    /**
+     * As {@link #postSend(SendWork)}; with {@code transmitNow} false the request waits for the
+     * next transmit, so that several requests go out in one gathering write.
+     */
+    void postSend(SendWork work, boolean transmitNow) throws QueuePairClosedException {
         synchronized (lock) {
             if (state != QueuePairState.CONNECTED) {
                 recycle(work);
@@ -194,6 +208,13 @@ public final class QueuePair implements SegmentSink {
                 unframed.add(work);
             }
         }
+        if (transmitNow) {
+            driver.transmitPending();
+        }
+    }
+
+    /** Transmits what was posted with {@code transmitNow} false. */
+    public void transmitPosted() {
         driver.transmitPending();
     }
 
@@ -224,6 +245,12 @@ public final class QueuePair implements SegmentSink {
      */
     public void postInternalSend(ByteBuffer[] payload, int count, long tag, WorkCompleter completer)
             throws QueuePairClosedException {
+        postInternalSend(payload, count, tag, completer, true);
+    }
+
+    /** As above; with {@code transmitNow} false it waits for {@link #transmitPosted()}. */
+    public void postInternalSend(ByteBuffer[] payload, int count, long tag, WorkCompleter completer,
+                                 boolean transmitNow) throws QueuePairClosedException {
         SendWork work = newSendWork();
         work.opcode = WorkOpcode.SEND;
         work.tag = tag;
@@ -232,7 +259,7 @@ public final class QueuePair implements SegmentSink {
             work.payload[work.payloadCount++] = payload[i];
             work.length += payload[i].remaining();
         }
-        postSend(work);
+        postSend(work, transmitNow);
     }
 
     /** Posts a receive buffer for the engine's own use (the socket's stream). */
@@ -245,6 +272,17 @@ public final class QueuePair implements SegmentSink {
         work.scatterCount = 1;
         work.capacity = buffer.remaining();
         postReceive(work);
+    }
+
+    /**
+     * Waits until the condition holds, receiving on the calling thread meanwhile.
+     *
+     * @param timeoutNanos 0 or less: no limit
+     * @param interruptible whether an interrupt ends the wait (it stays set either way)
+     * @return whether the condition holds
+     */
+    public boolean await(java.util.function.BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
+        return driver.await(condition, timeoutNanos, interruptible);
     }
 
     /** Whether the connection still accepts work. */
