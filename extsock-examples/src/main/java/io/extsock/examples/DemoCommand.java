@@ -31,9 +31,6 @@ final class DemoCommand implements Callable<Integer> {
             description = "Bytes to echo per run (default: ${DEFAULT-VALUE}).")
     long size;
 
-    @Option(names = "--verbose", description = "Print stack traces of failures.")
-    boolean verbose;
-
     /** One way of making sockets for the demo. */
     private interface Sockets {
         ServerSocket server() throws IOException;
@@ -44,7 +41,7 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        out.println("extsock demo: the same stream echo code over each kind of socket, " + ResultTable.bytes(size)
+        out.println("extsock demo: the same stream echo code over each kind of socket, " + Units.bytes(size)
                 + " each, every byte checked");
         out.println();
         ResultTable table = new ResultTable("what ran", "bytes", "time", "throughput", "verified");
@@ -89,8 +86,8 @@ final class DemoCommand implements Callable<Integer> {
                 long start = System.nanoTime();
                 boolean verified = StreamEcho.sendAndVerify(client, size, 64 * 1024, 42);
                 long elapsed = System.nanoTime() - start;
-                table.add(what, ResultTable.bytes(size), ResultTable.seconds(elapsed),
-                        ResultTable.throughput(size, elapsed), verified ? "yes" : "NO");
+                table.add(what, Units.bytes(size), Units.seconds(elapsed),
+                        Units.throughput(size, elapsed), verified ? "yes" : "NO");
                 echoServer.join();
                 return verified;
             }

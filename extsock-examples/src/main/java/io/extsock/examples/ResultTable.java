@@ -42,29 +42,4 @@ final class ResultTable {
         String space = " ".repeat(width - cell.length());
         return right ? space + cell : cell + space;
     }
-
-    /** Bytes in binary units: 512 B, 64.0 KiB, 256.0 MiB. */
-    static String bytes(long n) {
-        if (n < 1024) {
-            return n + " B";
-        }
-        String[] units = {"KiB", "MiB", "GiB", "TiB"};
-        double value = n;
-        int unit = -1;
-        while (value >= 1024 && unit < units.length - 1) {
-            value /= 1024;
-            unit++;
-        }
-        return String.format("%.1f %s", value, units[unit]);
-    }
-
-    /** Seconds with millisecond resolution. */
-    static String seconds(long nanos) {
-        return String.format("%.3f s", nanos / 1e9);
-    }
-
-    /** Throughput in MB/s (10^6 bytes per second, as perftest reports). */
-    static String throughput(long bytes, long nanos) {
-        return String.format("%.0f MB/s", bytes / (nanos / 1e9) / 1e6);
-    }
 }

@@ -1,0 +1,11 @@
+package io.extsock.examples;
+
+import picocli.CommandLine.Command;
+
+/** {@code extsock perf}: perftest's tests over the software iWARP engine and plain sockets. */
+@Command(name = "perf", mixinStandardHelpOptions = true,
+        description = "perftest's latency and bandwidth tests (send, write, read) over IWARP_MODE, and tcp_lat, "
+                + "tcp_bw over sockets.",
+        subcommands = {})
+final class PerfCommand extends TopicCommand {
+}
