@@ -6,21 +6,17 @@ import io.extsock.IwarpOptions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * Where to connect or listen, and the iWARP knobs: the options echo and file share. Whether
+ * Where to connect or listen, and the iWARP knobs: the options echo, file and perf share. Whether
  * IWARP_MODE is on by default differs per command, so {@code --iwarp} lives in each command.
  */
 final class ConnectionOptions {
 
-    @Option(names = "--host", paramLabel = "HOST",
-            description = "Server: address to listen on (default: all). Client: host to connect to (default: localhost).")
-    String host;
-
-    @Option(names = "--port", paramLabel = "PORT", defaultValue = "7000",
-            description = "TCP port (default: ${DEFAULT-VALUE}; a server takes 0 for any free port).")
-    int port;
+    @Mixin
+    Endpoint endpoint = new Endpoint();
 
     @Option(names = "--crc", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "IWARP_MODE: ask for MPA CRC32c on every frame (default: on; used when either end asks).")
@@ -37,11 +33,11 @@ final class ConnectionOptions {
     static final int CONNECT_TIMEOUT_MILLIS = 10_000;
 
     String clientHost() {
-        return host != null ? host : "localhost";
+        return endpoint.clientHost();
     }
 
     String peer() {
-        return clientHost() + ":" + port;
+        return endpoint.peer();
     }
 
     /**
@@ -49,8 +45,8 @@ final class ConnectionOptions {
      * that is not in IWARP_MODE become one-line {@link UserError}s.
      */
     ExtendedSocket connect(boolean iwarp) {
-        checkPort(false);
-        InetSocketAddress address = new InetSocketAddress(clientHost(), port);
+        endpoint.checkPort(false);
+        InetSocketAddress address = new InetSocketAddress(clientHost(), endpoint.port);
         if (address.isUnresolved()) {
             throw new UserError("unknown host: " + clientHost());
         }
@@ -81,48 +77,23 @@ final class ConnectionOptions {
 
     /** Listens on {@code --host}/{@code --port}; every accepted connection in IWARP_MODE when asked. */
     ExtendedServerSocket listen(boolean iwarp) {
-        checkPort(true);
-        String address = (host != null ? host : "0.0.0.0") + ":" + port;
-        ExtendedServerSocket server = null;
-        try {
-            server = new ExtendedServerSocket();
+        return endpoint.listen(server -> {
             if (iwarp) {
                 server.setOption(IwarpOptions.CRC, crc);
                 server.setOption(IwarpOptions.MARKERS, markers);
                 server.setOption(IwarpOptions.MPA_TIMEOUT, mpaTimeoutMillis);
                 server.setOption(IwarpOptions.IWARP_MODE, true);
             }
-            server.setReuseAddress(true);
-            InetSocketAddress bindTo = host != null ? new InetSocketAddress(host, port) : new InetSocketAddress(port);
-            if (bindTo.isUnresolved()) {
-                throw new UserError("unknown host: " + host);
-            }
-            server.bind(bindTo, 50);
-            return server;
-        } catch (IOException e) {
-            Sockets.closeQuietly(server);
-            throw UserErrors.listening(address, e);
-        } catch (RuntimeException e) {
-            Sockets.closeQuietly(server);
-            throw e;
-        }
+        });
     }
 
     /** What a server prints once it listens: tests and scripts read the port from it. */
     static String listeningLine(java.net.ServerSocket server, boolean iwarp, ConnectionOptions options) {
-        InetSocketAddress local = (InetSocketAddress) server.getLocalSocketAddress();
-        String host = local.getAddress().isAnyLocalAddress() ? "0.0.0.0" : local.getAddress().getHostAddress();
-        return "listening on " + host + ":" + local.getPort() + ", " + describeMode(iwarp, options);
+        return Endpoint.listeningOn(server) + ", " + describeMode(iwarp, options);
     }
 
     static String describeMode(boolean iwarp, ConnectionOptions options) {
         return iwarp ? "IWARP_MODE (CRC " + (options.crc ? "on" : "off") + ", markers "
                 + (options.markers ? "on" : "off") + ")" : "plain TCP (passthrough)";
-    }
-
-    private void checkPort(boolean server) {
-        if (port < (server ? 0 : 1) || port > 0xFFFF) {
-            throw new UserError("port out of range: " + port + " (1 to 65535" + (server ? ", or 0 for any" : "") + ")");
-        }
     }
 }

@@ -6,6 +6,6 @@ import picocli.CommandLine.Command;
 @Command(name = "file", mixinStandardHelpOptions = true,
         description = "File transfer over IWARP_MODE (stream, RDMA Write or RDMA Read) or plain TCP, "
                 + "SHA-256 verified; never a half-written file under the final name.",
-        subcommands = {})
+        subcommands = {FileServeCommand.class, FileGetCommand.class})
 final class FileCommand extends TopicCommand {
 }

@@ -6,6 +6,6 @@ import picocli.CommandLine.Command;
 @Command(name = "perf", mixinStandardHelpOptions = true,
         description = "perftest's latency and bandwidth tests (send, write, read) over IWARP_MODE, and tcp_lat, "
                 + "tcp_bw over sockets.",
-        subcommands = {})
+        subcommands = {PerfServerCommand.class, PerfClientCommand.class, PerfCompareCommand.class})
 final class PerfCommand extends TopicCommand {
 }

@@ -20,6 +20,22 @@ final class Sockets {
         socket.setTcpNoDelay(true);
     }
 
+    /**
+     * Waits for the peer to close, after the peer sent the last message of a protocol. The
+     * sender of the last message closes first: in IWARP_MODE a write whose bytes the peer has
+     * read can still fail if the peer closes before the writer sees its send complete.
+     */
+    static void awaitClose(Socket socket) throws IOException {
+        socket.setSoTimeout(30_000);
+        try {
+            while (socket.getInputStream().read() >= 0) {
+                // nothing more is expected; whatever comes is dropped
+            }
+        } catch (IOException e) {
+            // the peer lingers (timeout) or went away abruptly: either way the exchange is over
+        }
+    }
+
     static void closeQuietly(Closeable closeable) {
         if (closeable == null) {
             return;

@@ -1,0 +1,188 @@
+package io.extsock.examples;
+
+import io.extsock.verbs.Access;
+import io.extsock.verbs.IwarpConnection;
+import io.extsock.verbs.MemoryRegion;
+import io.extsock.verbs.RemoteBuffer;
+import io.extsock.verbs.WriteRequest;
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.lang.invoke.VarHandle;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * write_lat and write_bw. write_lat is perftest's ping-pong of RDMA Writes: each side polls the
+ * last byte of its own buffer until the peer's Write changes it, then writes back; no Send is
+ * involved. write_bw keeps Writes in flight to one remote buffer. Descriptors and the final
+ * "done" go over the socket's stream.
+ */
+final class WritePerf implements PerfRunner {
+
+    /** Writes in flight in write_bw, as perftest's default TX depth. */
+    static final int DEPTH = 128;
+    /** Polling that sees nothing for this long means the peer is gone. */
+    private static final long STALL_NANOS = 30_000_000_000L;
+
+    private final PerfParameters run;
+
+    WritePerf(PerfParameters run) {
+        this.run = run;
+    }
+
+    @Override
+    public PerfResult client(PerfLink link) throws IOException, InterruptedException {
+        return run.test().latency() ? pingPong(link, true) : stream(link);
+    }
+
+    @Override
+    public void server(PerfLink link) throws IOException, InterruptedException {
+        if (run.test().latency()) {
+            pingPong(link, false);
+        } else {
+            sink(link);
+        }
+    }
+
+    /**
+     * Both ends: byte 0 of a message is 1 on the last, its final byte the iteration's sequence
+     * number (1 to 127, never 0, so a fresh buffer never matches).
+     */
+    private PerfResult pingPong(PerfLink link, boolean client) throws IOException, InterruptedException {
+        IwarpConnection verbs = link.verbs();
+        int size = run.size();
+        try (MemoryRegion inbox = verbs.register(ByteBuffer.allocateDirect(size),
+                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+             MemoryRegion outbox = verbs.register(ByteBuffer.allocateDirect(size), Set.of())) {
+            RemoteBuffer peer = exchange(link, inbox.remote());
+            WriteRequest write = new WriteRequest().gather(outbox.slice(0, size)).target(peer);
+            ByteBuffer in = inbox.buffer();
+            ByteBuffer out = outbox.buffer();
+            PerfClock clock = new PerfClock(run);
+            Samples roundTrips = new Samples(run.iterations());
+            int unreaped = 0;
+            for (long i = 0, warmUp = clock.warmUp(); ; i++) {
+                byte sequence = (byte) (i % 127 + 1);
+                boolean last;
+                long start = 0;
+                if (client) {
+                    if (i == warmUp) {
+                        clock.start();
+                    }
+                    last = i >= warmUp && clock.isLast(i - warmUp);
+                    out.put(0, (byte) (last ? 1 : 0)).put(size - 1, sequence);
+                    start = System.nanoTime();
+                    verbs.post(write);
+                    await(in, size - 1, sequence);
+                    if (i >= warmUp) {
+                        roundTrips.add(System.nanoTime() - start);
+                    }
+                } else {
+                    await(in, size - 1, sequence);
+                    last = in.get(0) == 1;
+                    out.put(0, in.get(0)).put(size - 1, sequence);
+                    verbs.post(write);
+                }
+                unreaped += 1 - reapWrites(verbs);
+                if (last) {
+                    break;
+                }
+            }
+            for (; unreaped > 0; unreaped--) {
+                Completions.next(verbs.completions());  // our last Write left before we close
+            }
+            if (!client) {
+                return null;
+            }
+            Sockets.awaitClose(link.socket);
+            return PerfResult.latency(run, roundTrips, 2);
+        }
+    }
+
+    /**
+     * Polls {@code buffer[index]} until the peer's Write sets it. Spins, yielding now and then:
+     * on two cores the engine thread that places the data needs the CPU too.
+     */
+    private static void await(ByteBuffer buffer, int index, byte expected) throws SocketException {
+        long spins = 0;
+        long since = 0;
+        while (true) {
+            VarHandle.acquireFence();  // read the buffer afresh on every pass
+            if (buffer.get(index) == expected) {
+                return;
+            }
+            if (++spins % 256 == 0) {
+                Thread.yield();
+                long now = System.nanoTime();
+                if (since == 0) {
+                    since = now;
+                } else if (now - since > STALL_NANOS) {
+                    throw new SocketException("no RDMA Write arrived in 30 s: the peer stopped responding");
+                }
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    /** Takes the completions of our own Writes that are there, without waiting; returns how many. */
+    private static int reapWrites(IwarpConnection verbs) throws SocketException {
+        String[] failure = new String[1];
+        int reaped = verbs.completions().poll(completion -> {
+            if (completion.status() != io.extsock.verbs.CompletionStatus.SUCCESS) {
+                failure[0] = "RDMA Write failed: " + completion.status() + ": " + completion.detail();
+            }
+        }, 16);
+        if (failure[0] != null) {
+            throw new SocketException(failure[0]);
+        }
+        return reaped;
+    }
+
+    private PerfResult stream(PerfLink link) throws IOException, InterruptedException {
+        IwarpConnection verbs = link.verbs();
+        RemoteBuffer target = RemoteBuffer.readFrom(ByteBuffer.wrap(
+                new DataInputStream(link.in()).readNBytes(RemoteBuffer.ENCODED_LENGTH)));
+        try (MemoryRegion source = verbs.register(ByteBuffer.allocateDirect(run.size()), Set.of())) {
+            WriteRequest write = new WriteRequest().gather(source.slice(0, run.size())).target(target);
+            PerfResult result = new PerfPipeline(run, DEPTH).run(verbs, () -> verbs.post(write), () -> {
+                // A Write completes once handed to TCP; the server's answer to "done" means all landed.
+                link.out().write(1);
+                link.out().flush();
+                if (link.in().read() < 0) {
+                    throw new EOFException();
+                }
+            });
+            Sockets.awaitClose(link.socket);
+            return result;
+        }
+    }
+
+    private void sink(PerfLink link) throws IOException {
+        IwarpConnection verbs = link.verbs();
+        try (MemoryRegion target = verbs.register(ByteBuffer.allocateDirect(run.size()),
+                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE))) {
+            send(link, target.remote());
+            if (link.in().read() < 0) {  // "done", after every Write: all of them landed
+                throw new EOFException();
+            }
+            link.out().write(1);
+            link.out().flush();
+        }
+    }
+
+    private static RemoteBuffer exchange(PerfLink link, RemoteBuffer mine) throws IOException {
+        send(link, mine);
+        return RemoteBuffer.readFrom(ByteBuffer.wrap(new DataInputStream(link.in()).readNBytes(RemoteBuffer.ENCODED_LENGTH)));
+    }
+
+    private static void send(PerfLink link, RemoteBuffer buffer) throws IOException {
+        ByteBuffer encoded = ByteBuffer.allocate(RemoteBuffer.ENCODED_LENGTH);
+        buffer.writeTo(encoded);
+        link.out().write(encoded.array());
+        link.out().flush();
+    }
+}
