@@ -46,14 +46,20 @@ final class PartFile implements AutoCloseable {
         for (int attempt = 0; ; attempt++) {
             Path part = directory.resolve("." + target.getFileName() + "."
                     + Long.toHexString(ThreadLocalRandom.current().nextLong() >>> 16) + ".extsock-part");
+            // The hook first: a Ctrl-C right after the file appears must find it registered.
+            PartFile file = new PartFile(target, part, replace);
             try {
                 Files.createFile(part);
-                return new PartFile(target, part, replace);
+                return file;
             } catch (FileAlreadyExistsException e) {
+                file.committed = true;  // not ours: never delete it
+                file.close();
                 if (attempt > 10) {
                     throw UserErrors.file(part.toString(), e);
                 }
             } catch (IOException e) {
+                file.committed = true;
+                file.close();
                 throw UserErrors.file(directory.toString(), e);
             }
         }
