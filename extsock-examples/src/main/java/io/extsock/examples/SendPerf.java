@@ -40,7 +40,6 @@ final class SendPerf implements PerfRunner {
     private MemoryRegion outbox;
     private int receiveSlots;
     private int slotSize;
-    private long sendsOutstanding;
 
     SendPerf(PerfParameters run, boolean client) {
         this.run = run;
@@ -113,17 +112,16 @@ final class SendPerf implements PerfRunner {
             }
             boolean isLast = i >= warmUp && clock.isLast(i - warmUp);
             long start = System.nanoTime();
-            send(verbs, isLast ? last : more);
+            verbs.post(isLast ? last : more);
             WorkCompletion reply = nextReceive(verbs);
             if (i >= warmUp) {
                 roundTrips.add(System.nanoTime() - start);
             }
             if (isLast) {
-                break;
+                break;  // we read the last message: we close first
             }
             repost(verbs, reply.tag());
         }
-        awaitPeerClose(verbs);
         return PerfResult.latency(run, roundTrips, 2);
     }
 
@@ -133,12 +131,10 @@ final class SendPerf implements PerfRunner {
         while (true) {
             WorkCompletion ping = nextReceive(verbs);
             boolean isLast = inbox.buffer().get((int) ping.tag() * slotSize) == 1;
-            if (!isLast) {
-                repost(verbs, ping.tag());  // before the reply: the client's next ping needs it
-            }
-            send(verbs, isLast ? last : more);
+            repost(verbs, ping.tag());  // before the reply: the client's next ping needs it
+            verbs.post(isLast ? last : more);
             if (isLast) {
-                awaitSends(verbs);  // the reply left before we close
+                awaitPeerClose(verbs);
                 return;
             }
         }
@@ -165,11 +161,11 @@ final class SendPerf implements PerfRunner {
                 }
                 stopped = posted >= warmUp && clock.isLast(posted - warmUp);
                 postTimes.add(System.nanoTime());
-                send(verbs, stopped ? last : more);
+                verbs.post(stopped ? last : more);
                 posted++;
                 credits--;
             }
-            WorkCompletion done = next(verbs);
+            WorkCompletion done = Completions.next(verbs.completions());
             long now = System.nanoTime();
             if (done.opcode() == WorkOpcode.SEND) {
                 if (completed >= warmUp) {
@@ -202,7 +198,7 @@ final class SendPerf implements PerfRunner {
         long owed = 0;
         int creditSlot = 0;
         while (true) {
-            WorkCompletion done = next(verbs);
+            WorkCompletion done = Completions.next(verbs.completions());
             if (done.opcode() != WorkOpcode.RECEIVE) {
                 continue;  // one of our credit messages left
             }
@@ -210,11 +206,7 @@ final class SendPerf implements PerfRunner {
             boolean isLast = inbox.buffer().get((int) done.tag() * slotSize) == 1;
             if (isLast) {
                 post(verbs, creditSlot, END, received);
-                try {
-                    awaitSends(verbs);
-                } catch (SocketException clientClosed) {
-                    // The client closes as soon as END arrives, perhaps before END's completion here.
-                }
+                awaitPeerClose(verbs);
                 return;
             }
             repost(verbs, done.tag());
@@ -230,42 +222,21 @@ final class SendPerf implements PerfRunner {
     private void post(IwarpConnection verbs, int slot, byte type, long count) throws IOException {
         int at = slot * CREDIT_LENGTH;
         outbox.buffer().put(at, type).putLong(at + 1, count);
-        send(verbs, new SendRequest().gather(outbox.slice(at, CREDIT_LENGTH)));
+        verbs.post(new SendRequest().gather(outbox.slice(at, CREDIT_LENGTH)));
     }
 
-    private void send(IwarpConnection verbs, SendRequest request) throws IOException {
-        verbs.post(request);
-        sendsOutstanding++;
-    }
-
-    /** The next completion, counting those of our Sends. */
-    private WorkCompletion next(IwarpConnection verbs) throws SocketException, InterruptedException {
-        WorkCompletion completion = Completions.next(verbs.completions());
-        if (completion.opcode() == WorkOpcode.SEND) {
-            sendsOutstanding--;
-        }
-        return completion;
-    }
-
-    private WorkCompletion nextReceive(IwarpConnection verbs) throws SocketException, InterruptedException {
+    private static WorkCompletion nextReceive(IwarpConnection verbs) throws SocketException, InterruptedException {
         while (true) {
-            WorkCompletion completion = next(verbs);
+            WorkCompletion completion = Completions.next(verbs.completions());
             if (completion.opcode() == WorkOpcode.RECEIVE) {
                 return completion;
             }
         }
     }
 
-    /** Waits until every Send of ours has left: the server's last message is out before it closes. */
-    private void awaitSends(IwarpConnection verbs) throws SocketException, InterruptedException {
-        while (sendsOutstanding > 0) {
-            next(verbs);
-        }
-    }
-
     /**
-     * The client's end: the server sent the last message, so it closes first; its close flushes
-     * the Receives we still have posted.
+     * The server's end, after its last message: the client closes first (see {@link
+     * Sockets#awaitClose}); its close flushes the Receives we still have posted.
      */
     private static void awaitPeerClose(IwarpConnection verbs) throws InterruptedException {
         for (WorkCompletion c; (c = verbs.completions().take(30, TimeUnit.SECONDS)) != null && c.isSuccess(); ) {

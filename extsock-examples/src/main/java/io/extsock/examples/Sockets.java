@@ -21,9 +21,10 @@ final class Sockets {
     }
 
     /**
-     * Waits for the peer to close, after the peer sent the last message of a protocol. The
-     * sender of the last message closes first: in IWARP_MODE a write whose bytes the peer has
-     * read can still fail if the peer closes before the writer sees its send complete.
+     * The closing rule of every protocol here: the client reads the final message and closes
+     * first; the server waits for that. In IWARP_MODE a write whose bytes the peer has already
+     * read can still fail if the peer closes before the writer saw its Send complete, so a
+     * server that closed first could break the client's last write.
      */
     static void awaitClose(Socket socket) throws IOException {
         socket.setSoTimeout(30_000);
@@ -33,6 +34,20 @@ final class Sockets {
             }
         } catch (IOException e) {
             // the peer lingers (timeout) or went away abruptly: either way the exchange is over
+        }
+    }
+
+    /**
+     * The server's final message: the client closes as soon as it has read it, perhaps before
+     * this write saw its Send complete (see {@link #awaitClose}), so a failure here is the end
+     * the protocol expects; a real loss shows on the client's side.
+     */
+    static void writeLast(Socket socket, byte[] message) {
+        try {
+            socket.getOutputStream().write(message);
+            socket.getOutputStream().flush();
+        } catch (IOException closedByTheClient) {
+            // see above
         }
     }
 

@@ -1,7 +1,6 @@
 package io.extsock.examples;
 
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -59,20 +58,24 @@ final class StreamPerf implements PerfRunner {
                 break;
             }
         }
-        Sockets.awaitClose(link.socket);  // the server sent the last message: it closes first
-        return PerfResult.latency(run, roundTrips, 2);
+        return PerfResult.latency(run, roundTrips, 2);  // we read the last message: we close first
     }
 
     private void echo(PerfLink link) throws IOException {
         OutputStream out = link.out();
         InputStream in = link.in();
         byte[] message = new byte[run.size()];
-        do {
+        while (true) {
             if (in.readNBytes(message, 0, message.length) < message.length) {
                 throw new EOFException();
             }
+            if (message[0] != 0) {
+                Sockets.writeLast(link.socket, message);
+                Sockets.awaitClose(link.socket);
+                return;
+            }
             out.write(message);
-        } while (message[0] == 0);
+        }
     }
 
     private PerfResult stream(PerfLink link) throws IOException {
@@ -105,7 +108,6 @@ final class StreamPerf implements PerfRunner {
         if (received != sent) {
             throw new IOException("the server received " + received + " bytes of " + sent);
         }
-        Sockets.awaitClose(link.socket);
         return PerfResult.bandwidth(run, completions, elapsed, writeTimes);
     }
 
@@ -116,8 +118,7 @@ final class StreamPerf implements PerfRunner {
         for (int n; (n = in.read(buffer)) >= 0; ) {
             received += n;
         }
-        DataOutputStream out = new DataOutputStream(link.out());
-        out.writeLong(received);
-        out.flush();
+        Sockets.writeLast(link.socket, java.nio.ByteBuffer.allocate(8).putLong(received).array());
+        Sockets.awaitClose(link.socket);
     }
 }

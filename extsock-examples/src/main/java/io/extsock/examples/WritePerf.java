@@ -3,6 +3,7 @@ package io.extsock.examples;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
+import io.extsock.verbs.ReadRequest;
 import io.extsock.verbs.RemoteBuffer;
 import io.extsock.verbs.WriteRequest;
 import java.io.DataInputStream;
@@ -91,14 +92,18 @@ final class WritePerf implements PerfRunner {
                     break;
                 }
             }
-            for (; unreaped > 0; unreaped--) {
-                Completions.next(verbs.completions());  // our last Write left before we close
+            if (client) {
+                return PerfResult.latency(run, roundTrips, 2);  // we saw the last Write: we close first
             }
-            if (!client) {
-                return null;
+            try {
+                for (; unreaped > 0; unreaped--) {
+                    Completions.next(verbs.completions());  // our last Write leaves before we close
+                }
+            } catch (SocketException closedByTheClient) {
+                // the client closes as soon as our last Write landed (see Sockets.awaitClose)
             }
             Sockets.awaitClose(link.socket);
-            return PerfResult.latency(run, roundTrips, 2);
+            return null;
         }
     }
 
@@ -146,17 +151,23 @@ final class WritePerf implements PerfRunner {
         IwarpConnection verbs = link.verbs();
         RemoteBuffer target = RemoteBuffer.readFrom(ByteBuffer.wrap(
                 new DataInputStream(link.in()).readNBytes(RemoteBuffer.ENCODED_LENGTH)));
-        try (MemoryRegion source = verbs.register(ByteBuffer.allocateDirect(run.size()), Set.of())) {
+        try (MemoryRegion source = verbs.register(ByteBuffer.allocateDirect(run.size()), Set.of());
+             MemoryRegion fence = verbs.register(ByteBuffer.allocateDirect(1), EnumSet.of(Access.LOCAL_WRITE))) {
             WriteRequest write = new WriteRequest().gather(source.slice(0, run.size())).target(target);
+            ReadRequest fenceRead = new ReadRequest().source(target.slice(0, 1)).sink(fence.slice(0, 1));
             PerfResult result = new PerfPipeline(run, DEPTH).run(verbs, () -> verbs.post(write), () -> {
-                // A Write completes once handed to TCP; the server's answer to "done" means all landed.
-                link.out().write(1);
-                link.out().flush();
-                if (link.in().read() < 0) {
-                    throw new EOFException();
+                // A Write completes once handed to TCP. A Read behind the Writes is answered only
+                // after they were placed (RFC 5040 ordering): its completion means all landed.
+                verbs.post(fenceRead);
+                try {
+                    Completions.next(verbs.completions());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException();
                 }
             });
-            Sockets.awaitClose(link.socket);
+            link.out().write(1);  // done: the server may deregister; we close first
+            link.out().flush();
             return result;
         }
     }
@@ -164,14 +175,13 @@ final class WritePerf implements PerfRunner {
     private void sink(PerfLink link) throws IOException {
         IwarpConnection verbs = link.verbs();
         try (MemoryRegion target = verbs.register(ByteBuffer.allocateDirect(run.size()),
-                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE))) {
+                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ))) {
             send(link, target.remote());
-            if (link.in().read() < 0) {  // "done", after every Write: all of them landed
+            if (link.in().read() < 0) {  // "done": the client read its fence, every Write landed
                 throw new EOFException();
             }
-            link.out().write(1);
-            link.out().flush();
         }
+        Sockets.awaitClose(link.socket);
     }
 
     private static RemoteBuffer exchange(PerfLink link, RemoteBuffer mine) throws IOException {
