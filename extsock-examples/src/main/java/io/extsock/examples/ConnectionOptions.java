@@ -29,9 +29,6 @@ final class ConnectionOptions {
             description = "IWARP_MODE: how long the MPA negotiation may take, in milliseconds (default: ${DEFAULT-VALUE}).")
     int mpaTimeoutMillis;
 
-    /** How long to wait for a TCP connection before giving up, in milliseconds. */
-    static final int CONNECT_TIMEOUT_MILLIS = 10_000;
-
     String clientHost() {
         return endpoint.clientHost();
     }
@@ -53,7 +50,7 @@ final class ConnectionOptions {
         ExtendedSocket socket = new ExtendedSocket();
         try {
             configure(socket, iwarp);
-            socket.connect(address, CONNECT_TIMEOUT_MILLIS);
+            socket.connect(address, endpoint.connectTimeoutMillis);
             return socket;
         } catch (IOException e) {
             Sockets.closeQuietly(socket);

@@ -17,6 +17,10 @@ final class Endpoint {
             description = "TCP port (default: ${DEFAULT-VALUE}; a server takes 0 for any free port).")
     int port;
 
+    @Option(names = "--connect-timeout", paramLabel = "MS", defaultValue = "10000",
+            description = "Client: how long to wait for the TCP connection, in milliseconds (default: ${DEFAULT-VALUE}).")
+    int connectTimeoutMillis = 10_000;
+
     Endpoint() {
     }
 

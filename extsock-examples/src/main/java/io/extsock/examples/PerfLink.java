@@ -36,7 +36,7 @@ final class PerfLink implements AutoCloseable {
         Socket socket = run.mode() == PerfMode.plain ? new Socket() : new ExtendedSocket();
         try {
             socket.setTcpNoDelay(true);  // every mode: the latency tests measure the sockets, not Nagle
-            socket.connect(address, ConnectionOptions.CONNECT_TIMEOUT_MILLIS);
+            socket.connect(address, where.connectTimeoutMillis);
             run.writeTo(socket.getOutputStream());
             return new PerfLink(socket, run, run.iwarp() ? switchToIwarp((ExtendedSocket) socket, run, setup) : null);
         } catch (IOException e) {

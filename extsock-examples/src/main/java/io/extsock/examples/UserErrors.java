@@ -35,7 +35,7 @@ final class UserErrors {
             return new UserError("no route to host: " + peer, e);
         }
         if (e instanceof SocketTimeoutException) {
-            return new UserError("timed out connecting to " + peer + " (is the host reachable?)", e);
+            return new UserError("host unreachable: no answer from " + peer + " in time (" + message(e) + ")", e);
         }
         if (e instanceof ConnectException) {
             return new UserError("cannot connect to " + peer + ": " + message(e), e);

@@ -71,6 +71,45 @@ class CommandLineErrorsIT {
         assertTrue(cli.err().contains("\tat io.extsock.examples."), cli.transcript());
     }
 
+    /**
+     * A host that does not answer, made on loopback: a listener whose accept queue is full
+     * drops further connection requests (Linux), so connecting times out as to a dead host.
+     */
+    @Test
+    void unreachableHost() throws Exception {
+        try (ServerSocket full = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            List<java.net.Socket> queued = fill(full);
+            try {
+                String port = "" + full.getLocalPort();
+                String unreachable = "host unreachable: no answer from 127.0.0.1:" + port + " in time";
+                Cli.run("echo", "client", "--host", "127.0.0.1", "--port", port, "--connect-timeout", "300")
+                        .assertUserError(1, "echo", unreachable);
+                Cli.run("perf", "client", "tcp_lat", "--host", "127.0.0.1", "--port", port, "--connect-timeout", "300")
+                        .assertUserError(1, "perf", unreachable);
+            } finally {
+                for (java.net.Socket socket : queued) {
+                    socket.close();
+                }
+            }
+        }
+    }
+
+    /** Connects until the listener's accept queue is full. */
+    private static List<java.net.Socket> fill(ServerSocket listener) throws IOException {
+        List<java.net.Socket> queued = new java.util.ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            java.net.Socket socket = new java.net.Socket();
+            try {
+                socket.connect(listener.getLocalSocketAddress(), 200);
+                queued.add(socket);
+            } catch (java.net.SocketTimeoutException full) {
+                socket.close();
+                return queued;
+            }
+        }
+        throw new IllegalStateException("the accept queue never filled");
+    }
+
     @Test
     void unknownHost() throws Exception {
         Cli.run("echo", "client", "--host", "no-such-host.invalid").assertUserError(1, "echo",
