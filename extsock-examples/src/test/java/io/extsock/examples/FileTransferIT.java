@@ -81,6 +81,28 @@ class FileTransferIT {
         }
     }
 
+    /** By default the bar is drawn on a terminal only: here a real one, made by script(1). */
+    @Test
+    void progressBarOnATerminal() throws Exception {
+        Path script = Path.of("/usr/bin/script");
+        assumeTrue(Files.isExecutable(script), "needs script(1) (util-linux) for a terminal");
+        Path source = sparseFile("source.bin", 16L << 20);
+        try (Cli server = Cli.server("file", "serve", source.toString(), "--port", "0", "--connections", "1")) {
+            String command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), Main.class.getName(), "file", "get",
+                    "--port", "" + server.port(), "-o", directory.resolve("tty.bin").toString()).stream()
+                    .map(arg -> "'" + arg.replace("'", "'\\''") + "'")  // script -c runs it through a shell
+                    .collect(java.util.stream.Collectors.joining(" "));
+            Process terminal = new ProcessBuilder(script.toString(), "-qec", command, "/dev/null")
+                    .redirectErrorStream(true).start();
+            String screen = new String(terminal.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertTrue(terminal.waitFor(120, TimeUnit.SECONDS), screen);
+            assertEquals(0, terminal.exitValue(), screen);
+            assertTrue(screen.matches("(?s).*\\rsource\\.bin \\[#+ *] 100%.* MB/s +ETA .*"), screen);
+            assertTrue(screen.contains("received source.bin"), screen);
+        }
+    }
+
     @Test
     void anExistingFileIsKeptUnlessForced() throws Exception {
         Path source = sparseFile("source.bin", 1 << 20);
