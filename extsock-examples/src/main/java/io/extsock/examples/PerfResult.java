@@ -43,7 +43,7 @@ record PerfResult(PerfTest test, PerfMode mode, int bytes, long iterations, doub
                 j++;
             }
             long nanos = completionTimes.get(j) - completionTimes.get(i);
-            if (nanos > 0) {
+            if (nanos >= span && nanos > 0) {  // the last windows may fall short of the span: not a stretch
                 best = Math.max(best, Units.megabytesPerSecond((long) (j - i) * size, nanos));
             }
         }
