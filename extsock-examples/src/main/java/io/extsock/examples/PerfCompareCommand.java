@@ -30,7 +30,7 @@ final class PerfCompareCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3",
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "5",
             description = "Rounds; each runs every contender once (default: ${DEFAULT-VALUE}).")
     int rounds;
 

@@ -14,7 +14,7 @@ record PerfResult(PerfTest test, PerfMode mode, int bytes, long iterations, doub
         long iterations = completionTimes.count();
         double average = Units.megabytesPerSecond(iterations * run.size(), elapsedNanos);
         return new PerfResult(run.test(), run.mode(), run.size(), iterations,
-                Math.max(average, peak(completionTimes, run.size())), average,
+                Math.max(average, peak(completionTimes, run.size(), elapsedNanos / 10)), average,
                 elapsedNanos > 0 ? iterations / (elapsedNanos / 1e9) / 1e6 : 0, latencies.stats());
     }
 
@@ -27,15 +27,15 @@ record PerfResult(PerfTest test, PerfMode mode, int bytes, long iterations, doub
     }
 
     /**
-     * The best rate over any stretch of at least a tenth of the run: perftest's "peak", made
-     * robust against completions that arrive in bursts (a gathering write completes many at once).
+     * The best rate over any stretch of at least {@code span} nanoseconds (a tenth of the run):
+     * perftest's "peak", made robust against completions that arrive in bursts (a gathering
+     * write completes many at once).
      */
-    private static double peak(Samples completionTimes, int size) {
+    private static double peak(Samples completionTimes, int size, long span) {
         int n = completionTimes.count();
         if (n < 2) {
             return 0;
         }
-        long span = (completionTimes.get(n - 1) - completionTimes.get(0)) / 10;
         double best = 0;
         for (int i = 0, j = 1; i < n - 1; i++) {
             j = Math.max(j, i + 1);
