@@ -5,15 +5,21 @@ import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.net.ServerSocket;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * Where to connect or listen, and the iWARP knobs: the options echo, file and perf share. Whether
  * IWARP_MODE is on by default differs per command, so {@code --iwarp} lives in each command.
  */
 final class ConnectionOptions {
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
 
     @Mixin
     Endpoint endpoint = new Endpoint();
@@ -29,27 +35,34 @@ final class ConnectionOptions {
             description = "IWARP_MODE: how long the MPA negotiation may take, in milliseconds (default: ${DEFAULT-VALUE}).")
     int mpaTimeoutMillis;
 
-    String clientHost() {
-        return endpoint.clientHost();
+    /** Checks the client's options (and resolves the host) before anything is printed or sent. */
+    void checkClient() {
+        endpoint.address();
+        checkMpaTimeout();
     }
 
+    /** "host:port" of the server, as messages name it. */
     String peer() {
         return endpoint.peer();
     }
 
     /**
-     * Connects to the server, switched to IWARP_MODE when asked; connection failures and a peer
-     * that is not in IWARP_MODE become one-line {@link UserError}s.
+     * Connects to the server, switched to IWARP_MODE when asked (its options set before the
+     * switch, as they must be); connection failures and a peer that is not in IWARP_MODE become
+     * one-line {@link UserError}s.
      */
     ExtendedSocket connect(boolean iwarp) {
-        endpoint.checkPort(false);
-        InetSocketAddress address = new InetSocketAddress(clientHost(), endpoint.port);
-        if (address.isUnresolved()) {
-            throw new UserError("unknown host: " + clientHost());
-        }
+        InetSocketAddress address = endpoint.address();
+        checkMpaTimeout();
         ExtendedSocket socket = new ExtendedSocket();
         try {
-            configure(socket, iwarp);
+            if (iwarp) {
+                socket.setOption(IwarpOptions.CRC, crc);
+                socket.setOption(IwarpOptions.MARKERS, markers);
+                socket.setOption(IwarpOptions.MPA_TIMEOUT, mpaTimeoutMillis);
+                Sockets.noDelayForIwarp(socket);
+                socket.setOption(IwarpOptions.IWARP_MODE, true);  // switches right after the connect
+            }
             socket.connect(address, endpoint.connectTimeoutMillis);
             return socket;
         } catch (IOException e) {
@@ -58,22 +71,9 @@ final class ConnectionOptions {
         }
     }
 
-    /** Sets the iWARP options (before the switch, as they must be) and TCP_NODELAY. */
-    void configure(Socket socket, boolean iwarp) throws IOException {
-        if (mpaTimeoutMillis < 1) {
-            throw new UserError("--mpa-timeout must be at least 1 ms: " + mpaTimeoutMillis);
-        }
-        if (iwarp) {
-            socket.setOption(IwarpOptions.CRC, crc);
-            socket.setOption(IwarpOptions.MARKERS, markers);
-            socket.setOption(IwarpOptions.MPA_TIMEOUT, mpaTimeoutMillis);
-            Sockets.noDelayForIwarp(socket);
-            socket.setOption(IwarpOptions.IWARP_MODE, true);
-        }
-    }
-
     /** Listens on {@code --host}/{@code --port}; every accepted connection in IWARP_MODE when asked. */
     ExtendedServerSocket listen(boolean iwarp) {
+        checkMpaTimeout();
         return endpoint.listen(server -> {
             if (iwarp) {
                 server.setOption(IwarpOptions.CRC, crc);
@@ -85,12 +85,18 @@ final class ConnectionOptions {
     }
 
     /** What a server prints once it listens: tests and scripts read the port from it. */
-    static String listeningLine(java.net.ServerSocket server, boolean iwarp, ConnectionOptions options) {
-        return Endpoint.listeningOn(server) + ", " + describeMode(iwarp, options);
+    String listeningLine(ServerSocket server, boolean iwarp) {
+        return Endpoint.listeningOn(server) + ", " + describeMode(iwarp);
     }
 
-    static String describeMode(boolean iwarp, ConnectionOptions options) {
-        return iwarp ? "IWARP_MODE (CRC " + (options.crc ? "on" : "off") + ", markers "
-                + (options.markers ? "on" : "off") + ")" : "plain TCP (passthrough)";
+    String describeMode(boolean iwarp) {
+        return iwarp ? "IWARP_MODE (CRC " + (crc ? "on" : "off") + ", markers " + (markers ? "on" : "off") + ")"
+                : "plain TCP (passthrough)";
+    }
+
+    private void checkMpaTimeout() {
+        if (mpaTimeoutMillis < 1) {
+            throw new ParameterException(mixee.commandLine(), "--mpa-timeout must be at least 1 ms: " + mpaTimeoutMillis);
+        }
     }
 }

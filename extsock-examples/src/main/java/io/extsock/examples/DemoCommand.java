@@ -265,10 +265,8 @@ final class DemoCommand implements Callable<Integer> {
 
         /** The server sends a region's 16-byte descriptor over the stream, as an application would. */
         RemoteBuffer advertise(MemoryRegion region) throws IOException {
-            ByteBuffer descriptor = ByteBuffer.allocate(RemoteBuffer.ENCODED_LENGTH);
-            region.remote().writeTo(descriptor);
-            server.getOutputStream().write(descriptor.array());
-            return RemoteBuffer.readFrom(ByteBuffer.wrap(client.getInputStream().readNBytes(RemoteBuffer.ENCODED_LENGTH)));
+            RemoteBuffers.send(server.getOutputStream(), region.remote());
+            return RemoteBuffers.receive(client.getInputStream());
         }
 
         /** A byte on the stream after the Writes: when the server reads it, all of them landed. */

@@ -64,10 +64,11 @@ final class EchoClientCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "--count must be at least 1 and --concurrency from 1 to 1000");
         }
+        connection.checkClient();
         PrintWriter out = spec.commandLine().getOut();
         out.println("extsock echo: " + concurrency + (concurrency == 1 ? " connection" : " connections") + " x "
                 + count + " messages of " + Units.bytes(size) + " to " + connection.peer() + " over "
-                + ConnectionOptions.describeMode(iwarp, connection));
+                + connection.describeMode(iwarp));
         out.flush();
 
         long start = System.nanoTime();

@@ -4,10 +4,16 @@ import io.extsock.ExtendedServerSocket;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /** Where a client connects or a server listens. */
 final class Endpoint {
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
 
     @Option(names = "--host", paramLabel = "HOST",
             description = "Server: address to listen on (default: all). Client: host to connect to (default: localhost).")
@@ -31,6 +37,19 @@ final class Endpoint {
 
     String clientHost() {
         return host != null ? host : "localhost";
+    }
+
+    /** The server's address, resolved; a client's. */
+    InetSocketAddress address() {
+        checkPort(false);
+        if (connectTimeoutMillis < 1) {
+            throw badArgument("--connect-timeout must be at least 1 ms: " + connectTimeoutMillis);
+        }
+        InetSocketAddress address = new InetSocketAddress(clientHost(), port);
+        if (address.isUnresolved()) {
+            throw new UserError("unknown host: " + clientHost());
+        }
+        return address;
     }
 
     /** "host:port", as messages name the peer. */
@@ -71,9 +90,14 @@ final class Endpoint {
         return "listening on " + host + ":" + local.getPort();
     }
 
-    void checkPort(boolean server) {
+    private void checkPort(boolean server) {
         if (port < (server ? 0 : 1) || port > 0xFFFF) {
-            throw new UserError("port out of range: " + port + " (1 to 65535" + (server ? ", or 0 for any" : "") + ")");
+            throw badArgument("--port out of range: " + port + " (1 to 65535" + (server ? ", or 0 for any" : "") + ")");
         }
+    }
+
+    /** Bad option values are argument errors (exit code 2); made here, for commands built in code too. */
+    private RuntimeException badArgument(String message) {
+        return mixee != null ? new ParameterException(mixee.commandLine(), message) : new UserError(message);
     }
 }

@@ -53,6 +53,7 @@ final class FileGetCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "--method " + method + " is one-sided RDMA and needs IWARP_MODE: drop --no-iwarp");
         }
+        connection.checkClient();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         FileReceiver receiver = new FileReceiver(output, force,

@@ -71,6 +71,7 @@ final class PerfClientCommand implements Callable<Integer> {
         PerfMode runMode = checkMode();
         List<Integer> sizes = sizes();
         checkLength();
+        connection.checkClient();
         PrintWriter out = spec.commandLine().getOut();
         PerfReport report = new PerfReport(out, json);
         report.header(test, details(runMode));

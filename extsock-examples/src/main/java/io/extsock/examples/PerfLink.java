@@ -29,10 +29,7 @@ final class PerfLink implements AutoCloseable {
 
     /** The client's end: connects, tells the server the run, switches. */
     static PerfLink connect(Endpoint where, PerfParameters run, IwarpSetup setup) {
-        InetSocketAddress address = new InetSocketAddress(where.clientHost(), where.port);
-        if (address.isUnresolved()) {
-            throw new UserError("unknown host: " + where.clientHost());
-        }
+        InetSocketAddress address = where.address();
         Socket socket = run.mode() == PerfMode.plain ? new Socket() : new ExtendedSocket();
         try {
             socket.setTcpNoDelay(true);  // every mode: the latency tests measure the sockets, not Nagle

@@ -5,7 +5,6 @@ import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.ReadRequest;
 import io.extsock.verbs.RemoteBuffer;
-import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
@@ -29,8 +28,7 @@ final class ReadPerf implements PerfRunner {
     @Override
     public PerfResult client(PerfLink link) throws IOException, InterruptedException {
         IwarpConnection verbs = link.verbs();
-        ByteBuffer descriptor = ByteBuffer.wrap(new DataInputStream(link.in()).readNBytes(RemoteBuffer.ENCODED_LENGTH));
-        RemoteBuffer source = RemoteBuffer.readFrom(descriptor);
+        RemoteBuffer source = RemoteBuffers.receive(link.in());
         try (MemoryRegion sink = verbs.register(ByteBuffer.allocateDirect(run.size()), EnumSet.of(Access.LOCAL_WRITE))) {
             ReadRequest read = new ReadRequest().source(source).sink(sink.slice(0, run.size()));
             PerfResult result = run.test().latency() ? oneAtATime(verbs, read) : inFlight(verbs, read);
@@ -70,10 +68,7 @@ final class ReadPerf implements PerfRunner {
         IwarpConnection verbs = link.verbs();
         try (MemoryRegion exposed = verbs.register(ByteBuffer.allocateDirect(run.size()),
                 EnumSet.of(Access.REMOTE_READ))) {
-            ByteBuffer descriptor = ByteBuffer.allocate(RemoteBuffer.ENCODED_LENGTH);
-            exposed.remote().writeTo(descriptor);
-            link.out().write(descriptor.array());
-            link.out().flush();
+            RemoteBuffers.send(link.out(), exposed.remote());
             if (link.in().read() < 0) {
                 throw new java.io.EOFException();
             }

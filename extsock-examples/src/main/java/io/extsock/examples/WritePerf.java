@@ -6,7 +6,6 @@ import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.ReadRequest;
 import io.extsock.verbs.RemoteBuffer;
 import io.extsock.verbs.WriteRequest;
-import java.io.DataInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.lang.invoke.VarHandle;
@@ -149,8 +148,7 @@ final class WritePerf implements PerfRunner {
 
     private PerfResult stream(PerfLink link) throws IOException, InterruptedException {
         IwarpConnection verbs = link.verbs();
-        RemoteBuffer target = RemoteBuffer.readFrom(ByteBuffer.wrap(
-                new DataInputStream(link.in()).readNBytes(RemoteBuffer.ENCODED_LENGTH)));
+        RemoteBuffer target = RemoteBuffers.receive(link.in());
         try (MemoryRegion source = verbs.register(ByteBuffer.allocateDirect(run.size()), Set.of());
              MemoryRegion fence = verbs.register(ByteBuffer.allocateDirect(1), EnumSet.of(Access.LOCAL_WRITE))) {
             WriteRequest write = new WriteRequest().gather(source.slice(0, run.size())).target(target);
@@ -176,7 +174,7 @@ final class WritePerf implements PerfRunner {
         IwarpConnection verbs = link.verbs();
         try (MemoryRegion target = verbs.register(ByteBuffer.allocateDirect(run.size()),
                 EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE, Access.REMOTE_READ))) {
-            send(link, target.remote());
+            RemoteBuffers.send(link.out(), target.remote());
             if (link.in().read() < 0) {  // "done": the client read its fence, every Write landed
                 throw new EOFException();
             }
@@ -185,14 +183,7 @@ final class WritePerf implements PerfRunner {
     }
 
     private static RemoteBuffer exchange(PerfLink link, RemoteBuffer mine) throws IOException {
-        send(link, mine);
-        return RemoteBuffer.readFrom(ByteBuffer.wrap(new DataInputStream(link.in()).readNBytes(RemoteBuffer.ENCODED_LENGTH)));
-    }
-
-    private static void send(PerfLink link, RemoteBuffer buffer) throws IOException {
-        ByteBuffer encoded = ByteBuffer.allocate(RemoteBuffer.ENCODED_LENGTH);
-        buffer.writeTo(encoded);
-        link.out().write(encoded.array());
-        link.out().flush();
+        RemoteBuffers.send(link.out(), mine);
+        return RemoteBuffers.receive(link.in());
     }
 }

@@ -20,8 +20,9 @@ import java.util.regex.Pattern;
 
 /**
  * The {@code extsock} command line run as a user runs it: a separate JVM, {@code java -cp
- * <this class path> io.extsock.examples.Main args...}, with its standard output and standard
- * error kept apart. Closing it destroys the process (only this one: it was started here).
+ * <this class path> io.extsock.examples.Main args...} (or any other JVM command line), with its
+ * standard output and standard error kept apart. Closing it destroys the process (only this
+ * one: it was started here).
  */
 final class Cli implements AutoCloseable {
 
@@ -43,10 +44,20 @@ final class Cli implements AutoCloseable {
 
     /** Starts {@code extsock args...}. */
     static Cli start(String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        command.addAll(List.of(args));
+        return startMain(Main.class, args);
+    }
+
+    /** Starts a main class of this test class path. */
+    static Cli startMain(Class<?> main, String... args) throws IOException {
+        List<String> jvmArgs = new ArrayList<>(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+        jvmArgs.addAll(List.of(args));
+        return java(jvmArgs);
+    }
+
+    /** Starts {@code java jvmArgs...} from the running JDK, with no standard input. */
+    static Cli java(List<String> jvmArgs) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(jvmArgs);
         return new Cli(new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(nullFile())).start());
     }
 

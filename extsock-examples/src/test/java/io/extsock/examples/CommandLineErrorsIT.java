@@ -48,6 +48,9 @@ class CommandLineErrorsIT {
         Cli.run("perf", "client", "write_bw", "-a", "--size", "64").assertUserError(2, "perf", "drop --size");
         Cli.run("file", "get", "--method", "write", "--no-iwarp").assertUserError(2, "file", "needs IWARP_MODE");
         Cli.run("file", "get", "--method", "carrier-pigeon").assertUserError(2, "file", "--method");
+        Cli.run("echo", "client", "--port", "70000").assertUserError(2, "echo", "--port out of range: 70000");
+        Cli.run("perf", "client", "tcp_bw", "--port", "0").assertUserError(2, "perf", "--port out of range: 0");
+        Cli.run("file", "get", "--mpa-timeout", "0").assertUserError(2, "file", "--mpa-timeout must be at least 1 ms");
         Cli.run("nonsense").assertUserError(2, "", "Unmatched argument");
     }
 
