@@ -4,7 +4,6 @@ import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
 import io.extsock.verbs.Access;
-import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.RemoteBuffer;
 import java.io.IOException;
@@ -40,8 +39,7 @@ import picocli.CommandLine.Spec;
  * buffer, and a file transfer by each method. Every byte is checked; the exit code is 0 only if
  * all of them were right.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Shows what extsock does, on loopback in one process: the same stream echo code over plain "
+@Command(name = "demo", description = "Shows what extsock does, on loopback in one process: the same stream echo code over plain "
                 + "TCP, passthrough ExtendedSocket and IWARP_MODE, RDMA Write and Read of a registered buffer, and a "
                 + "file transfer by each method; verifies every byte and prints a table.")
 final class DemoCommand implements Callable<Integer> {

@@ -26,8 +26,7 @@ import picocli.CommandLine.Spec;
  * {@code extsock echo client}: sends messages and waits for each echo (ping-pong), on one or
  * more connections at once; checks every echoed byte and reports round-trip latency.
  */
-@Command(name = "client", mixinStandardHelpOptions = true,
-        description = "Sends messages to an echo server, checks every echoed byte and prints round-trip "
+@Command(name = "client", description = "Sends messages to an echo server, checks every echoed byte and prints round-trip "
                 + "latency percentiles.")
 final class EchoClientCommand implements Callable<Integer> {
 

@@ -13,8 +13,7 @@ import picocli.CommandLine.Spec;
  * {@code extsock echo server}: echoes every connection with {@link StreamEcho}, the same
  * socket code whatever the mode; one thread per connection.
  */
-@Command(name = "server", mixinStandardHelpOptions = true,
-        description = "Echoes every connection until the client half-closes.")
+@Command(name = "server", description = "Echoes every connection until the client half-closes.")
 final class EchoServerCommand implements Callable<Integer> {
 
     @Spec

@@ -7,6 +7,7 @@ import picocli.CommandLine.ScopeType;
 
 /** The {@code extsock} command and its subcommands. */
 @Command(name = "extsock",
+        scope = ScopeType.INHERIT,  // every subcommand gets --help and --version
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Extended sockets for the JVM: plain TCP, or software iWARP per connection.",

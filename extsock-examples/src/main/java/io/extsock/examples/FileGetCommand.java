@@ -13,8 +13,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code extsock file get}: fetches the served file, verifies its SHA-256, then saves it. */
-@Command(name = "get", mixinStandardHelpOptions = true,
-        description = "Gets the file a server serves. It is written under a temporary name, checked against "
+@Command(name = "get", description = "Gets the file a server serves. It is written under a temporary name, checked against "
                 + "the server's SHA-256 and only then renamed; on any failure nothing is left behind.")
 final class FileGetCommand implements Callable<Integer> {
 

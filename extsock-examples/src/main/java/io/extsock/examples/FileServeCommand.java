@@ -13,8 +13,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code extsock file serve FILE}: hands the file to every client that asks, by the method it asks for. */
-@Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Serves one file to every client that connects, by the method each asks for.")
+@Command(name = "serve", description = "Serves one file to every client that connects, by the method each asks for.")
 final class FileServeCommand implements Callable<Integer> {
 
     @Spec

@@ -14,8 +14,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code extsock perf client TEST}: runs a test against a perf server and prints perftest's table. */
-@Command(name = "client", mixinStandardHelpOptions = true,
-        description = "Runs one of perftest's tests against an extsock perf server and prints perftest's table "
+@Command(name = "client", description = "Runs one of perftest's tests against an extsock perf server and prints perftest's table "
                 + "(or JSON, one object per line).")
 final class PerfClientCommand implements Callable<Integer> {
 

@@ -22,8 +22,7 @@ import picocli.CommandLine.Spec;
  * compared with plain TCP. Rounds alternate their order so that every contender sees the same
  * drift of thread placement, and the ratio is the median of the per-round ratios.
  */
-@Command(name = "compare", mixinStandardHelpOptions = true,
-        description = "Runs plain java.net.Socket, passthrough ExtendedSocket and IWARP_MODE side by side on "
+@Command(name = "compare", description = "Runs plain java.net.Socket, passthrough ExtendedSocket and IWARP_MODE side by side on "
                 + "loopback and prints each one's ratio to plain TCP.")
 final class PerfCompareCommand implements Callable<Integer> {
 

@@ -9,8 +9,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code extsock perf server}: the passive end of every test; the client chooses test, size and mode. */
-@Command(name = "server", mixinStandardHelpOptions = true,
-        description = "Serves perf runs: the client chooses the test, the message size and the mode.")
+@Command(name = "server", description = "Serves perf runs: the client chooses the test, the message size and the mode.")
 final class PerfServerCommand implements Callable<Integer> {
 
     @Spec

@@ -25,7 +25,7 @@ class CommandLineErrorsIT {
     Path directory;
 
     @Test
-    void everyCommandHasHelp() throws Exception {
+    void everyCommandHasHelpAndVersion() throws Exception {
         for (String command : List.of("", "demo", "echo", "echo server", "echo client", "file", "file serve", "file get",
                 "perf", "perf server", "perf client", "perf compare")) {
             List<String> args = new java.util.ArrayList<>(command.isEmpty() ? List.of() : List.of(command.split(" ")));
@@ -35,6 +35,9 @@ class CommandLineErrorsIT {
             assertTrue(cli.out().startsWith("Usage: extsock" + (command.isEmpty() ? "" : " " + command)), cli.transcript());
             assertTrue(cli.out().contains("--help"), cli.transcript());
         }
+        Cli version = Cli.run("perf", "client", "--version");
+        assertEquals(0, version.waitFor(), version.transcript());
+        assertTrue(version.out().startsWith("extsock "), version.transcript());
     }
 
     @Test
