@@ -23,7 +23,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -130,15 +130,14 @@ final class DemoCommand implements Callable<Integer> {
                 Sockets.noDelayForIwarp(client);
             }
             server.bind(new InetSocketAddress(LOOPBACK, 0));
-            CompletableFuture<Void> echoed = CompletableFuture.runAsync(() -> {
+            Future<Void> echoed = Background.start("demo echo server", () -> {
                 try (Socket accepted = server.accept()) {
                     if (iwarp) {
                         Sockets.noDelayForIwarp(accepted);
                     }
                     StreamEcho.echo(accepted);
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
                 }
+                return null;
             });
             client.connect(server.getLocalSocketAddress());
             long start = System.nanoTime();
@@ -182,12 +181,10 @@ final class DemoCommand implements Callable<Integer> {
             server.setOption(IwarpOptions.IWARP_MODE, true);
             server.bind(new InetSocketAddress(LOOPBACK, 0));
             FileSender sender = new FileSender(source, true);
-            CompletableFuture<FileSender.Outcome> sent = CompletableFuture.supplyAsync(() -> {
+            Future<FileSender.Outcome> sent = Background.start("demo file server", () -> {
                 try (Socket accepted = server.accept()) {
                     Sockets.noDelayForIwarp(accepted);
                     return sender.serve(accepted);
-                } catch (IOException | InterruptedException e) {
-                    throw new IllegalStateException(e);
                 }
             });
             Path target = source.resolveSibling("received-by-" + method + ".bin");
@@ -243,15 +240,11 @@ final class DemoCommand implements Callable<Integer> {
             try (ExtendedServerSocket listener = new ExtendedServerSocket()) {
                 listener.setOption(IwarpOptions.IWARP_MODE, true);
                 listener.bind(new InetSocketAddress(LOOPBACK, 0));
-                CompletableFuture<ExtendedSocket> accepted = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        ExtendedSocket socket = listener.accept();
-                        Sockets.noDelayForIwarp(socket);
-                        socket.iwarp();  // an accepted socket switches on first use
-                        return socket;
-                    } catch (IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
+                Future<ExtendedSocket> accepted = Background.start("demo accept", () -> {
+                    ExtendedSocket socket = listener.accept();
+                    Sockets.noDelayForIwarp(socket);
+                    socket.iwarp();  // an accepted socket switches on first use
+                    return socket;
                 });
                 ExtendedSocket client = new ExtendedSocket();
                 client.setOption(IwarpOptions.IWARP_MODE, true);

@@ -16,7 +16,7 @@ import java.security.MessageDigest;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.ExecutionException;
 
 /** The serving end of a file transfer: answers one request on one connection (see {@link FileProtocol}). */
@@ -101,7 +101,7 @@ final class FileSender {
     private byte[] sendByWrites(IwarpConnection verbs, FileChannel channel, long size, DataInputStream in,
                                 DataOutputStream out) throws IOException, InterruptedException {
         List<RemoteBuffer> targets = FileProtocol.readRegions(in);
-        CompletableFuture<byte[]> hash = hashMeanwhile();
+        Future<byte[]> hash = hashMeanwhile();
         try (MappedFile source = MappedFile.register(verbs, channel, size, false, Set.of())) {
             IOException[] progressFailure = new IOException[1];
             RdmaCopy.write(verbs, source.regions(), targets, done -> {
@@ -124,7 +124,7 @@ final class FileSender {
     /** Registers the mapped file for the client's RDMA Reads, waits until it says it is done. */
     private byte[] exposeForReads(IwarpConnection verbs, FileChannel channel, long size, DataInputStream in,
                                   DataOutputStream out) throws IOException, InterruptedException {
-        CompletableFuture<byte[]> hash = hashMeanwhile();
+        Future<byte[]> hash = hashMeanwhile();
         try (MappedFile source = MappedFile.register(verbs, channel, size, false, EnumSet.of(Access.REMOTE_READ))) {
             FileProtocol.writeRegions(out, source.regions().stream().map(region -> region.remote()).toList());
             int tag = in.read();
@@ -136,24 +136,16 @@ final class FileSender {
     }
 
     /** The one-sided methods never touch the data here, so the hash is computed beside the transfer. */
-    private CompletableFuture<byte[]> hashMeanwhile() {
-        return CompletableFuture.supplyAsync(() -> {
-            try {
-                return Sha256.of(file);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        });
+    private Future<byte[]> hashMeanwhile() {
+        return Background.start("sha-256 " + name, () -> Sha256.of(file));
     }
 
-    private static byte[] done(DataOutputStream out, CompletableFuture<byte[]> hashing)
-            throws IOException, InterruptedException {
+    private static byte[] done(DataOutputStream out, Future<byte[]> hashing) throws IOException, InterruptedException {
         byte[] hash;
         try {
             hash = hashing.get();
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof java.io.UncheckedIOException unchecked ? unchecked.getCause()
-                    : new IOException("hashing failed", e.getCause());
+            throw e.getCause() instanceof IOException io ? io : new IOException("hashing failed", e.getCause());
         }
         out.writeByte(FileProtocol.DONE);
         out.write(hash);

@@ -26,7 +26,25 @@ final class Progress {
         this.out = out;
         this.label = label;
         this.total = total;
-        this.enabled = mode == Mode.ALWAYS || mode == Mode.AUTO && System.console() != null;
+        this.enabled = mode == Mode.ALWAYS || mode == Mode.AUTO && onTerminal();
+    }
+
+    /**
+     * Whether we talk to a terminal. Up to JDK 21 a Console exists only then; from JDK 22 one may
+     * exist without a terminal, and {@code Console.isTerminal()} (JDK 22) tells.
+     */
+    static boolean onTerminal() {
+        java.io.Console console = System.console();
+        if (console == null) {
+            return false;
+        }
+        try {
+            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(console);
+        } catch (NoSuchMethodException beforeJdk22) {
+            return true;
+        } catch (ReflectiveOperationException e) {
+            return false;
+        }
     }
 
     /** Reports {@code done} bytes so far; redraws at most five times a second. */

@@ -12,7 +12,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -32,14 +31,16 @@ final class Cli implements AutoCloseable {
     private final StringBuilder out = new StringBuilder();
     private final StringBuilder err = new StringBuilder();
     private final LinkedBlockingQueue<String> outLines = new LinkedBlockingQueue<>();
-    private final CompletableFuture<Void> drained;
+    private final Thread outDrain;
+    private final Thread errDrain;
     private int port;
 
     private Cli(Process process) {
         this.process = process;
-        this.drained = CompletableFuture.allOf(
-                CompletableFuture.runAsync(() -> drain(process.getInputStream(), out, outLines)),
-                CompletableFuture.runAsync(() -> drain(process.getErrorStream(), err, null)));
+        // Threads of their own: a drain blocks for the process's life, and the common pool may
+        // have a single thread (two cores), which a long-lived server's drain would keep.
+        this.outDrain = drainThread(process.getInputStream(), out, outLines);
+        this.errDrain = drainThread(process.getErrorStream(), err, null);
     }
 
     /** Starts {@code extsock args...}. */
@@ -99,7 +100,8 @@ final class Cli implements AutoCloseable {
         if (!process.waitFor(120, TimeUnit.SECONDS)) {
             throw new IOException("extsock did not exit within 120 s; stdout:\n" + out() + "\nstderr:\n" + err());
         }
-        drained.join();
+        outDrain.join();
+        errDrain.join();
         return process.exitValue();
     }
 
@@ -138,6 +140,13 @@ final class Cli implements AutoCloseable {
         assertTrue(error.startsWith(topic.isEmpty() ? "extsock: " : "extsock " + topic + ": "), transcript());
         assertTrue(error.contains(expected), "expected '" + expected + "'\n" + transcript());
         assertFalse(error.contains("Exception") || error.contains("\tat "), "no stack trace\n" + transcript());
+    }
+
+    private Thread drainThread(InputStream stream, StringBuilder into, LinkedBlockingQueue<String> lines) {
+        Thread thread = new Thread(() -> drain(stream, into, lines), "drain");
+        thread.setDaemon(true);
+        thread.start();
+        return thread;
     }
 
     private void drain(InputStream stream, StringBuilder into, LinkedBlockingQueue<String> lines) {
