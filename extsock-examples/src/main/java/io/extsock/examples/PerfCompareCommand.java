@@ -1,12 +1,12 @@
 package io.extsock.examples;
 
 import io.extsock.ExtendedServerSocket;
-import io.extsock.ExtendedSocket;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.ArrayList;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -17,9 +17,9 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code extsock perf compare}: plain {@code java.net.Socket}, passthrough ExtendedSocket and
- * IWARP_MODE side by side in one run, on loopback, client and server in this process; each
- * compared with plain TCP. Rounds alternate their order so that every contender sees the same
+ * {@code extsock perf compare}: plain {@code java.net.Socket} (on both ends), passthrough
+ * ExtendedSocket and IWARP_MODE side by side in one run, on loopback, client and server in this
+ * process; each compared with plain TCP. Rounds alternate their order so that every contender sees the same
  * drift of thread placement, and the ratio is the median of the per-round ratios.
  */
 @Command(name = "compare", description = "Runs plain java.net.Socket, passthrough ExtendedSocket and IWARP_MODE side by side on "
@@ -81,19 +81,18 @@ final class PerfCompareCommand implements Callable<Integer> {
             out.flush();
         }
         PerfResult[][] results = new PerfResult[CONTENDERS.size()][rounds];
-        try (ExtendedServerSocket server = new ExtendedServerSocket()) {
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            Thread acceptor = new Thread(() -> acceptAll(server), "perf-compare-server");
-            acceptor.setDaemon(true);
-            acceptor.start();
-            Endpoint endpoint = new Endpoint(InetAddress.getLoopbackAddress().getHostAddress(), server.getLocalPort());
+        // Plain runs meet a plain java.net.ServerSocket: java.net.Socket on both ends, as a
+        // program without extsock has; the others an ExtendedServerSocket.
+        try (ServerSocket plainServer = new ServerSocket(); ExtendedServerSocket extendedServer = new ExtendedServerSocket()) {
+            Endpoint plain = serveInBackground(plainServer);
+            Endpoint extended = serveInBackground(extendedServer);
             for (int round = 0; round < rounds; round++) {
                 for (int k = 0; k < CONTENDERS.size(); k++) {
                     int c = round % 2 == 0 ? k : CONTENDERS.size() - 1 - k;  // ABC CBA: same drift for all
                     Contender contender = CONTENDERS.get(c);
                     long size = contender.test().latency() ? latencySize : bandwidthSize;
-                    results[c][round] = PerfClient.run(endpoint, new PerfParameters(contender.test(), contender.mode(),
-                            (int) size, iterations, 0, true, false));
+                    results[c][round] = PerfClient.run(contender.mode() == PerfMode.plain ? plain : extended,
+                            new PerfParameters(contender.test(), contender.mode(), (int) size, iterations, 0, true, false));
                 }
             }
         }
@@ -156,25 +155,29 @@ final class PerfCompareCommand implements Callable<Integer> {
         return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
-    /** The in-process server: every connection on its own thread, until the server socket closes. */
-    private static void acceptAll(ExtendedServerSocket server) {
-        List<Thread> handlers = new ArrayList<>();
-        while (!server.isClosed()) {
-            try {
-                ExtendedSocket socket = server.accept();
-                Thread handler = new Thread(() -> {
-                    try (socket) {
-                        PerfServer.serve(socket);
-                    } catch (IOException | InterruptedException e) {
-                        // the client's end reports what went wrong
-                    }
-                }, "perf-compare-connection");
-                handler.setDaemon(true);
-                handler.start();
-                handlers.add(handler);
-            } catch (IOException closed) {
-                return;
+    /** Binds the server to loopback and serves every connection on its own thread, until it closes. */
+    private static Endpoint serveInBackground(ServerSocket server) throws IOException {
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        Thread acceptor = new Thread(() -> {
+            while (!server.isClosed()) {
+                try {
+                    Socket socket = server.accept();
+                    Thread handler = new Thread(() -> {
+                        try (socket) {
+                            PerfServer.serve(socket);
+                        } catch (IOException | InterruptedException e) {
+                            // the client's end reports what went wrong
+                        }
+                    }, "perf-compare-connection");
+                    handler.setDaemon(true);
+                    handler.start();
+                } catch (IOException closed) {
+                    return;
+                }
             }
-        }
+        }, "perf-compare-server");
+        acceptor.setDaemon(true);
+        acceptor.start();
+        return new Endpoint(InetAddress.getLoopbackAddress().getHostAddress(), server.getLocalPort());
     }
 }

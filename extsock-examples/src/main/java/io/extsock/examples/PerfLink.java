@@ -43,8 +43,8 @@ final class PerfLink implements AutoCloseable {
     }
 
     /** The server's end of an accepted connection, once the run was read from it. */
-    static PerfLink accept(ExtendedSocket socket, PerfParameters run, IwarpSetup setup) throws IOException {
-        return new PerfLink(socket, run, run.iwarp() ? switchToIwarp(socket, run, setup) : null);
+    static PerfLink accept(Socket socket, PerfParameters run, IwarpSetup setup) throws IOException {
+        return new PerfLink(socket, run, run.iwarp() ? switchToIwarp((ExtendedSocket) socket, run, setup) : null);
     }
 
     private static IwarpConnection switchToIwarp(ExtendedSocket socket, PerfParameters run, IwarpSetup setup)

@@ -2,7 +2,10 @@ package io.extsock.examples;
 
 /** Which socket a perf test runs over; the RDMA tests always run in IWARP_MODE. */
 enum PerfMode {
-    /** {@code java.net.Socket} on the client (the server's end is a passthrough ExtendedSocket). */
+    /**
+     * {@code java.net.Socket}: on both ends in {@code perf compare}; against {@code perf server}
+     * on the client's (the server's end is a passthrough ExtendedSocket there).
+     */
     plain("java.net.Socket"),
     /** ExtendedSocket, not switched: plain TCP through extsock. */
     passthrough("ExtendedSocket (passthrough)"),
