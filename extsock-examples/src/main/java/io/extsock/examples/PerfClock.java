@@ -1,5 +1,7 @@
 package io.extsock.examples;
 
+import java.io.IOException;
+
 /** When a perf run stops: after its iterations, or its duration; and which iterations warm up. */
 final class PerfClock {
 
@@ -31,5 +33,30 @@ final class PerfClock {
     /** Warm-up iterations for this run. */
     long warmUp() {
         return run.timed() ? WARM_UP : Math.min(WARM_UP, run.iterations());
+    }
+
+    /** One iteration of a latency test. */
+    interface Iteration {
+        /** Runs iteration {@code index} (the run's last if {@code last}); returns the nanoseconds it took. */
+        long run(long index, boolean last) throws IOException, InterruptedException;
+    }
+
+    /** The latency tests' loop: the warm-up, then the measured iterations, each one's time kept. */
+    Samples measure(Iteration iteration) throws IOException, InterruptedException {
+        Samples times = new Samples(run.iterations());
+        long warmUp = warmUp();
+        for (long i = 0; ; i++) {
+            if (i == warmUp) {
+                start();
+            }
+            boolean last = i >= warmUp && isLast(i - warmUp);
+            long nanos = iteration.run(i, last);
+            if (i >= warmUp) {
+                times.add(nanos);
+            }
+            if (last) {
+                return times;
+            }
+        }
     }
 }

@@ -39,23 +39,12 @@ final class ReadPerf implements PerfRunner {
     }
 
     private PerfResult oneAtATime(IwarpConnection verbs, ReadRequest read) throws IOException, InterruptedException {
-        PerfClock clock = new PerfClock(run);
-        Samples times = new Samples(run.iterations());
-        for (long i = 0, warmUp = clock.warmUp(); ; i++) {
-            if (i == warmUp) {
-                clock.start();
-            }
-            boolean last = i >= warmUp && clock.isLast(i - warmUp);
+        Samples times = new PerfClock(run).measure((i, last) -> {
             long start = System.nanoTime();
             verbs.post(read);
             Completions.next(verbs.completions());
-            if (i >= warmUp) {
-                times.add(System.nanoTime() - start);
-            }
-            if (last) {
-                break;
-            }
-        }
+            return System.nanoTime() - start;
+        });
         return PerfResult.latency(run, times, 1);  // a Read is a round trip already, as perftest reports it
     }
 

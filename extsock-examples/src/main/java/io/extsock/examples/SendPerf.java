@@ -104,24 +104,16 @@ final class SendPerf implements PerfRunner {
     private PerfResult pingPong(IwarpConnection verbs) throws IOException, InterruptedException {
         SendRequest more = message(false);
         SendRequest last = message(true);
-        PerfClock clock = new PerfClock(run);
-        Samples roundTrips = new Samples(run.iterations());
-        for (long i = 0, warmUp = clock.warmUp(); ; i++) {
-            if (i == warmUp) {
-                clock.start();
-            }
-            boolean isLast = i >= warmUp && clock.isLast(i - warmUp);
+        Samples roundTrips = new PerfClock(run).measure((i, isLast) -> {
             long start = System.nanoTime();
             verbs.post(isLast ? last : more);
             WorkCompletion reply = nextReceive(verbs);
-            if (i >= warmUp) {
-                roundTrips.add(System.nanoTime() - start);
+            long roundTrip = System.nanoTime() - start;
+            if (!isLast) {
+                repost(verbs, reply.tag());  // after the last we close first: no more replies come
             }
-            if (isLast) {
-                break;  // we read the last message: we close first
-            }
-            repost(verbs, reply.tag());
-        }
+            return roundTrip;
+        });
         return PerfResult.latency(run, roundTrips, 2);
     }
 

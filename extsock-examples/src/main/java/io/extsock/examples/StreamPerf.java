@@ -20,7 +20,7 @@ final class StreamPerf implements PerfRunner {
     }
 
     @Override
-    public PerfResult client(PerfLink link) throws IOException {
+    public PerfResult client(PerfLink link) throws IOException, InterruptedException {
         return run.test().latency() ? pingPong(link) : stream(link);
     }
 
@@ -33,31 +33,20 @@ final class StreamPerf implements PerfRunner {
         }
     }
 
-    private PerfResult pingPong(PerfLink link) throws IOException {
+    private PerfResult pingPong(PerfLink link) throws IOException, InterruptedException {
         OutputStream out = link.out();
         InputStream in = link.in();
         byte[] message = new byte[run.size()];
         byte[] reply = new byte[run.size()];
-        PerfClock clock = new PerfClock(run);
-        Samples roundTrips = new Samples(run.iterations());
-        for (long i = 0, warmUp = clock.warmUp(); ; i++) {
-            if (i == warmUp) {
-                clock.start();
-            }
-            boolean last = i >= warmUp && clock.isLast(i - warmUp);
+        Samples roundTrips = new PerfClock(run).measure((i, last) -> {
             message[0] = (byte) (last ? 1 : 0);
             long start = System.nanoTime();
             out.write(message);
             if (in.readNBytes(reply, 0, reply.length) < reply.length) {
                 throw new EOFException();
             }
-            if (i >= warmUp) {
-                roundTrips.add(System.nanoTime() - start);
-            }
-            if (last) {
-                break;
-            }
-        }
+            return System.nanoTime() - start;
+        });
         return PerfResult.latency(run, roundTrips, 2);  // we read the last message: we close first
     }
 

@@ -47,10 +47,7 @@ final class WritePerf implements PerfRunner {
         }
     }
 
-    /**
-     * Both ends: byte 0 of a message is 1 on the last, its final byte the iteration's sequence
-     * number (1 to 127, never 0, so a fresh buffer never matches).
-     */
+    /** Both ends: byte 0 of a message is 1 on the last, its final byte the iteration's {@link #sequence}. */
     private PerfResult pingPong(PerfLink link, boolean client) throws IOException, InterruptedException {
         IwarpConnection verbs = link.verbs();
         int size = run.size();
@@ -61,38 +58,30 @@ final class WritePerf implements PerfRunner {
             WriteRequest write = new WriteRequest().gather(outbox.slice(0, size)).target(peer);
             ByteBuffer in = inbox.buffer();
             ByteBuffer out = outbox.buffer();
-            PerfClock clock = new PerfClock(run);
-            Samples roundTrips = new Samples(run.iterations());
-            int unreaped = 0;
-            for (long i = 0, warmUp = clock.warmUp(); ; i++) {
-                byte sequence = (byte) (i % 127 + 1);
-                boolean last;
-                long start = 0;
-                if (client) {
-                    if (i == warmUp) {
-                        clock.start();
-                    }
-                    last = i >= warmUp && clock.isLast(i - warmUp);
+            if (client) {
+                Samples roundTrips = new PerfClock(run).measure((i, last) -> {
+                    byte sequence = sequence(i);
                     out.put(0, (byte) (last ? 1 : 0)).put(size - 1, sequence);
-                    start = System.nanoTime();
+                    long start = System.nanoTime();
                     verbs.post(write);
                     await(in, size - 1, sequence);
-                    if (i >= warmUp) {
-                        roundTrips.add(System.nanoTime() - start);
-                    }
-                } else {
-                    await(in, size - 1, sequence);
-                    last = in.get(0) == 1;
-                    out.put(0, in.get(0)).put(size - 1, sequence);
-                    verbs.post(write);
-                }
+                    long roundTrip = System.nanoTime() - start;
+                    reapWrites(verbs);
+                    return roundTrip;
+                });
+                return PerfResult.latency(run, roundTrips, 2);  // we saw the last Write: we close first
+            }
+            int unreaped = 0;
+            for (long i = 0; ; i++) {
+                byte sequence = sequence(i);
+                await(in, size - 1, sequence);
+                boolean last = in.get(0) == 1;
+                out.put(0, in.get(0)).put(size - 1, sequence);
+                verbs.post(write);
                 unreaped += 1 - reapWrites(verbs);
                 if (last) {
                     break;
                 }
-            }
-            if (client) {
-                return PerfResult.latency(run, roundTrips, 2);  // we saw the last Write: we close first
             }
             try {
                 for (; unreaped > 0; unreaped--) {
@@ -104,6 +93,11 @@ final class WritePerf implements PerfRunner {
             Sockets.awaitClose(link.socket);
             return null;
         }
+    }
+
+    /** Iteration {@code i}'s sequence number: 1 to 127, never 0, so a fresh buffer never matches. */
+    private static byte sequence(long i) {
+        return (byte) (i % 127 + 1);
     }
 
     /**
