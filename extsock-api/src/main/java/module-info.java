@@ -5,6 +5,9 @@
 module io.extsock.api {
     exports io.extsock;
     exports io.extsock.spi;
+    exports io.extsock.verbs;
+    // The option defaults and checks are shared with the engine, not with applications.
+    exports io.extsock.internal to io.extsock.core;
 
     uses io.extsock.spi.IwarpProvider;
 }

@@ -14,6 +14,12 @@ import java.net.SocketException;
  * exactly as {@code java.net.ServerSocket}; with {@link IwarpOptions#IWARP_MODE} set on it,
  * every accepted connection switches to iWARP as the MPA responder.
  *
+ * <p>That switch is deferred to the accepted socket's first use (a read, a write, {@link
+ * ExtendedSocket#iwarp()}), on the thread that uses it: {@code accept()} returns at once, as for
+ * plain TCP, so a slow or misbehaving client cannot hold up the clients behind it, and a failed
+ * negotiation reaches the code that handles that connection (the socket is then closed) instead
+ * of breaking the accept loop.
+ *
  * <p>{@link #getChannel()} returns {@code null}, as for any ServerSocket not made by a channel.
  */
 public class ExtendedServerSocket extends ServerSocket {

@@ -2,6 +2,7 @@ package io.extsock;
 
 import io.extsock.internal.ChannelSocketImpl;
 import io.extsock.internal.ImplSocket;
+import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -114,6 +115,7 @@ public class ExtendedSocket extends Socket {
         super(Proxy.NO_PROXY);  // this Socket's own implementation is never used
         this.impl = impl;
         this.socket = socket;
+        impl.setOwner(socket);
     }
 
     private ExtendedSocket(ChannelSocketImpl impl) {
@@ -143,6 +145,18 @@ public class ExtendedSocket extends Socket {
         }
     }
 
+    /**
+     * The extended side of this connection in IWARP_MODE: registered memory, work requests
+     * (Send, Receive, RDMA Write and Read) and their completions.
+     *
+     * @throws SocketException if the socket is closed or not in IWARP_MODE
+     * @throws IwarpNegotiationException if this is an accepted socket whose deferred switch
+     *         (see {@link ExtendedServerSocket}) fails now; the socket is then closed
+     */
+    public IwarpConnection iwarp() throws IOException {
+        return impl.iwarpConnection();
+    }
+
     private static InetSocketAddress remote(String host, int port) throws UnknownHostException {
         return host != null
                 ? new InetSocketAddress(host, port)
@@ -160,12 +174,18 @@ public class ExtendedSocket extends Socket {
 
     @Override
     public void connect(SocketAddress endpoint) throws IOException {
-        socket.connect(endpoint);
+        connect(endpoint, 0);
     }
 
+    /** As Socket's; with IWARP_MODE set beforehand, the switch happens here, right after the connect. */
     @Override
     public void connect(SocketAddress endpoint, int timeout) throws IOException {
-        socket.connect(endpoint, timeout);
+        try {
+            socket.connect(endpoint, timeout);
+        } catch (IwarpNegotiationException e) {
+            closeAfterFailedSwitch(e);
+            throw e;
+        }
     }
 
     @Override
@@ -365,10 +385,28 @@ public class ExtendedSocket extends Socket {
         socket.setPerformancePreferences(connectionTime, latency, bandwidth);
     }
 
+    /**
+     * As Socket's. Setting {@link IwarpOptions#IWARP_MODE} on a connected socket switches it
+     * here; if negotiation fails, the socket is closed (never half switched) and the {@link
+     * IwarpNegotiationException} says why.
+     */
     @Override
     public <T> Socket setOption(SocketOption<T> name, T value) throws IOException {
-        socket.setOption(name, value);
+        try {
+            socket.setOption(name, value);
+        } catch (IwarpNegotiationException e) {
+            closeAfterFailedSwitch(e);
+            throw e;
+        }
         return this;
+    }
+
+    private void closeAfterFailedSwitch(IOException failure) {
+        try {
+            close();
+        } catch (IOException closeFailure) {
+            failure.addSuppressed(closeFailure);
+        }
     }
 
     @Override

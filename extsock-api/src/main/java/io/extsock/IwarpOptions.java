@@ -1,26 +1,109 @@
 package io.extsock;
 
 import io.extsock.internal.IwarpSocketOption;
+import io.extsock.verbs.IwarpSetup;
 import java.net.SocketOption;
 import java.util.Set;
 
 /**
  * Socket options that switch a connection to iWARP and tune it. Set them with {@link
  * java.net.Socket#setOption} on an {@link ExtendedSocket} (one connection) or on an {@link
- * ExtendedServerSocket} (every accepted connection).
+ * ExtendedServerSocket} (every accepted connection). All but IWARP_MODE must be set before
+ * the switch; they shape the MPA negotiation (RFC 5044, RFC 6581).
  */
 public final class IwarpOptions {
 
     /**
      * Switches the connection to the iWARP engine (MPA negotiation, then RDMAP over TCP).
-     * The stream keeps working over it; the extended API becomes available. False by default:
-     * the socket is then a plain TCP passthrough.
+     * The stream keeps working over it; the extended API ({@link ExtendedSocket#iwarp()})
+     * becomes available. False by default: the socket is then a plain TCP passthrough.
+     *
+     * <p>On a connected socket the switch happens at once: the side that connected is the MPA
+     * initiator, the side that accepted the responder, and both must switch at a point their
+     * protocol agrees on. On an unconnected socket it happens right after connect; on an
+     * ExtendedServerSocket, for every accepted connection.
      */
     public static final SocketOption<Boolean> IWARP_MODE =
             new IwarpSocketOption<>("IWARP_MODE", Boolean.class);
 
+    /** Ask for MPA CRC32c on every FPDU; CRC is used when either side asks. Default true. */
+    public static final SocketOption<Boolean> CRC = new IwarpSocketOption<>("IWARP_CRC", Boolean.class);
+
+    /**
+     * Require MPA markers on what this side receives (RFC 5044 section 7.1); the peer then
+     * inserts them. Default false.
+     */
+    public static final SocketOption<Boolean> MARKERS = new IwarpSocketOption<>("IWARP_MARKERS", Boolean.class);
+
+    /** Inbound RDMA Read queue depth offered to the peer (RFC 6581 IRD). Default 16. */
+    public static final SocketOption<Integer> IRD = new IwarpSocketOption<>("IWARP_IRD", Integer.class);
+
+    /** Outbound RDMA Reads this side may have outstanding (RFC 6581 ORD). Default 16. */
+    public static final SocketOption<Integer> ORD = new IwarpSocketOption<>("IWARP_ORD", Integer.class);
+
+    /**
+     * Largest FPDU this side sends, in bytes, framing included. Default 1448: one TCP segment
+     * on a 1500-byte MTU path with TCP timestamps, as hardware and Linux siw do.
+     */
+    public static final SocketOption<Integer> MAX_FPDU_SIZE =
+            new IwarpSocketOption<>("IWARP_MAX_FPDU_SIZE", Integer.class);
+
+    /**
+     * The MPA revision to request: 2 (enhanced setup, RFC 6581; the default) or 1 (RFC 5044).
+     * A responder accepts revision-1 initiators either way.
+     */
+    public static final SocketOption<Integer> MPA_REVISION =
+            new IwarpSocketOption<>("IWARP_MPA_REVISION", Integer.class);
+
+    /**
+     * The ready-to-receive frame that lets either side speak first (RFC 6581 peer-to-peer
+     * mode). Default {@link ReadyToReceive#ZERO_LENGTH_WRITE}, what Linux siw picks.
+     */
+    public static final SocketOption<ReadyToReceive> READY_TO_RECEIVE =
+            new IwarpSocketOption<>("IWARP_READY_TO_RECEIVE", ReadyToReceive.class);
+
+    /** How long MPA negotiation may take, in milliseconds. Default 10000. */
+    public static final SocketOption<Integer> MPA_TIMEOUT =
+            new IwarpSocketOption<>("IWARP_MPA_TIMEOUT", Integer.class);
+
+    /**
+     * Private data for the application in the MPA Request or Reply (at most 256 bytes); the
+     * peer's is available from {@link io.extsock.verbs.IwarpConnection#peerPrivateData()}.
+     */
+    public static final SocketOption<byte[]> PRIVATE_DATA =
+            new IwarpSocketOption<>("IWARP_PRIVATE_DATA", byte[].class);
+
+    /**
+     * Whether the socket's input and output streams run over RDMAP Sends (default true). Sends
+     * and Receives then belong to the streams; set false to post your own Sends and Receives
+     * (for example to talk to a peer that is not extsock). RDMA Write and Read are available
+     * either way.
+     */
+    public static final SocketOption<Boolean> STREAMS =
+            new IwarpSocketOption<>("IWARP_STREAMS", Boolean.class);
+
+    /**
+     * Runs between negotiation and the first byte from the peer: register memory and post
+     * Receives there, so that a peer that sends at once finds them (see {@link IwarpSetup}).
+     * On an ExtendedServerSocket it runs for every accepted connection. Default: nothing.
+     */
+    public static final SocketOption<IwarpSetup> SETUP = new IwarpSocketOption<>("IWARP_SETUP", IwarpSetup.class);
+
     /** Every option of this class. */
-    public static final Set<SocketOption<?>> ALL = Set.of(IWARP_MODE);
+    public static final Set<SocketOption<?>> ALL = Set.of(IWARP_MODE, CRC, MARKERS, IRD, ORD,
+            MAX_FPDU_SIZE, MPA_REVISION, READY_TO_RECEIVE, MPA_TIMEOUT, PRIVATE_DATA, STREAMS, SETUP);
+
+    /** The zero-length message that tells the peer this side is ready (RFC 6581 section 4). */
+    public enum ReadyToReceive {
+        /** A zero-length RDMA Write (Linux siw's choice). */
+        ZERO_LENGTH_WRITE,
+        /** A zero-length RDMA Read. */
+        ZERO_LENGTH_READ,
+        /** A zero-length Send. */
+        ZERO_LENGTH_SEND,
+        /** No peer-to-peer mode: the responder must not send before the initiator does. */
+        NONE
+    }
 
     private IwarpOptions() {
     }

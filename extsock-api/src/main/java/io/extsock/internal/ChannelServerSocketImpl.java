@@ -249,7 +249,8 @@ public final class ChannelServerSocketImpl extends SocketImpl {
                 iwarpSettings.remove(option);
             }
         } else if (IwarpOptions.ALL.contains(option)) {
-            iwarpSettings.put(option, value);
+            IwarpOptionValues.validate(option, value);
+            iwarpSettings.put(option, value instanceof byte[] ? ((byte[]) value).clone() : value);
         } else {
             ch.setOption(option, value);
         }
@@ -269,7 +270,8 @@ public final class ChannelServerSocketImpl extends SocketImpl {
             return (T) Boolean.valueOf(Boolean.TRUE.equals(iwarpSettings.get(option)));
         }
         if (IwarpOptions.ALL.contains(option)) {
-            return (T) iwarpSettings.get(option);
+            T value = IwarpOptionValues.valueIn(iwarpSettings, option);
+            return value instanceof byte[] ? (T) ((byte[]) value).clone() : value;
         }
         return ch.getOption(option);
     }

@@ -1,7 +1,9 @@
 package io.extsock.internal;
 
 import io.extsock.IwarpOptions;
+import io.extsock.spi.IwarpSession;
 import io.extsock.spi.SocketTransport;
+import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -47,7 +49,14 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     /** Carries the stream once connected: passthrough first, maybe iWARP later. */
     private volatile SocketTransport transport;
+    /** The iWARP session once the connection switched; null in passthrough. */
+    private volatile IwarpSession session;
     private volatile boolean iwarpMode;
+    /** An accepted connection of an IWARP_MODE server socket, to switch on its first use. */
+    private volatile boolean switchPending;
+    private final Object switchLock = new Object();
+    /** The socket this implementation serves: a failed switch closes it, not just the channel. */
+    private volatile java.net.Socket owner;
     private volatile int timeout;
 
     /** iWARP options set before the switch; handed to the engine when it takes over. */
@@ -105,7 +114,9 @@ public final class ChannelSocketImpl extends SocketImpl {
             iwarpSettings.putAll(serverIwarpSettings);
         }
         transport = new PassthroughTransport(connection);
-        switchToIwarpIfRequested(false);
+        // The responder's negotiation waits for the first use of the socket, on the thread that
+        // uses it: accept() never blocks on a slow peer, and a failure reaches that thread.
+        switchPending = Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE));
     }
 
     @Override
@@ -409,10 +420,11 @@ public final class ChannelSocketImpl extends SocketImpl {
         }
         SocketChannel ch = openChannelForOption();
         if (option == IwarpOptions.IWARP_MODE) {
-            return (T) Boolean.valueOf(iwarpMode || Boolean.TRUE.equals(iwarpSettings.get(option)));
+            return (T) Boolean.valueOf(iwarpMode || switchPending || Boolean.TRUE.equals(iwarpSettings.get(option)));
         }
         if (IwarpOptions.ALL.contains(option)) {
-            return (T) iwarpSettings.get(option);
+            T value = IwarpOptionValues.valueIn(iwarpSettings, option);
+            return value instanceof byte[] ? (T) ((byte[]) value).clone() : value;
         }
         return ch.getOption(option);
     }
@@ -437,7 +449,8 @@ public final class ChannelSocketImpl extends SocketImpl {
         if (iwarpMode) {
             throw new SocketException(option + " must be set before the switch to IWARP_MODE");
         }
-        iwarpSettings.put(option, value);
+        IwarpOptionValues.validate(option, value);
+        iwarpSettings.put(option, value instanceof byte[] ? ((byte[]) value).clone() : value);
     }
 
     /**
@@ -445,20 +458,68 @@ public final class ChannelSocketImpl extends SocketImpl {
      * the channel from then on; on failure it has closed it, and so the socket is closed.
      */
     private void switchToIwarpIfRequested(boolean initiator) throws IOException {
-        if (iwarpMode || !Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE))) {
-            return;
+        synchronized (switchLock) {
+            if (iwarpMode || !Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE))) {
+                return;
+            }
+            SocketChannel ch;
+            synchronized (stateLock) {
+                ch = openChannel();
+            }
+            try {
+                IwarpSession attached = IwarpProviders.require().attach(ch, initiator, Map.copyOf(iwarpSettings));
+                session = attached;
+                transport = attached.stream();
+                iwarpMode = true;
+                switchPending = false;
+            } catch (IOException | RuntimeException e) {
+                switchPending = false;
+                closeOwner(e);
+                throw e;
+            }
         }
-        SocketChannel ch;
-        synchronized (stateLock) {
-            ch = openChannel();
+    }
+
+    /** Completes the deferred switch of an accepted connection, once, on first use. */
+    private void completePendingSwitch() throws IOException {
+        if (switchPending) {
+            switchToIwarpIfRequested(false);
         }
+    }
+
+    /** Tells this implementation which socket it serves. */
+    public void setOwner(java.net.Socket socket) {
+        this.owner = socket;
+    }
+
+    private void closeOwner(Exception failure) {
         try {
-            transport = IwarpProviders.require().attach(ch, initiator, Map.copyOf(iwarpSettings));
-            iwarpMode = true;
-        } catch (IOException | RuntimeException e) {
-            close();
-            throw e;
+            java.net.Socket socket = owner;
+            if (socket != null) {
+                socket.close();
+            } else {
+                close();
+            }
+        } catch (IOException closeFailure) {
+            failure.addSuppressed(closeFailure);
         }
+    }
+
+    /**
+     * The extended side of the connection.
+     *
+     * @throws SocketException if the socket is closed or not in IWARP_MODE
+     */
+    public IwarpConnection iwarpConnection() throws IOException {
+        if (closed) {
+            throw new SocketException(SocketErrors.SOCKET_CLOSED);
+        }
+        completePendingSwitch();
+        IwarpSession current = session;
+        if (current == null) {
+            throw new SocketException("the socket is not in IWARP_MODE: set IwarpOptions.IWARP_MODE to true first");
+        }
+        return current.connection();
     }
 
     /** Whether this side connected (true) or accepted (false) the connection. */
@@ -484,10 +545,11 @@ public final class ChannelSocketImpl extends SocketImpl {
         }
     }
 
-    private SocketTransport connectedTransport() throws SocketException {
+    private SocketTransport connectedTransport() throws IOException {
         if (closed) {
             throw new SocketException(SocketErrors.SOCKET_CLOSED);
         }
+        completePendingSwitch();
         SocketTransport current = transport;
         if (current == null) {
             throw new SocketException(SocketErrors.NOT_CONNECTED);

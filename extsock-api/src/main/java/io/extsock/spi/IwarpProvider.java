@@ -18,15 +18,17 @@ public interface IwarpProvider {
     String name();
 
     /**
-     * Switches a connected channel to iWARP and returns the transport that now carries the
-     * socket's stream. On failure the provider closes the channel and throws an exception
-     * naming the cause; it never leaves a half-switched connection behind.
+     * Switches a connected channel to iWARP: runs MPA negotiation on the calling thread and
+     * returns the session whose stream now carries the socket's bytes. On failure the provider
+     * closes the channel and throws an exception naming the cause (an {@link
+     * io.extsock.IwarpNegotiationException} when negotiation failed); it never leaves a
+     * half-switched connection behind.
      *
      * @param channel   the connected channel, in blocking mode; the provider owns it from now on
      * @param initiator true on the side that connected (MPA initiator), false on the side
      *                  that accepted (MPA responder)
      * @param options   the iWARP options set on the socket, by option
      */
-    SocketTransport attach(SocketChannel channel, boolean initiator,
-                           Map<SocketOption<?>, Object> options) throws IOException;
+    IwarpSession attach(SocketChannel channel, boolean initiator,
+                        Map<SocketOption<?>, Object> options) throws IOException;
 }

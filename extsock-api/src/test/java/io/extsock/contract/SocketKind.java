@@ -33,4 +33,12 @@ public interface SocketKind {
      */
     default void prepareConnected(Socket socket, boolean accepted) throws IOException {
     }
+
+    /**
+     * Whether prepared connections carry TCP urgent data as Socket does. IWARP_MODE cannot (its
+     * stream is RDMAP Sends) and refuses it with a SocketException: a documented difference.
+     */
+    default boolean supportsUrgentData() {
+        return true;
+    }
 }

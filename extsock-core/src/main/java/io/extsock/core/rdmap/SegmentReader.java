@@ -94,6 +94,21 @@ public final class SegmentReader {
         return segment;
     }
 
+    /**
+     * The octets of the current segment's headers received so far (a read-only view), for the
+     * copy a Terminate carries (RFC 5040 section 4.8); empty between segments.
+     */
+    public ByteBuffer currentHeaderOctets() {
+        ByteBuffer copy = header.asReadOnlyBuffer();
+        copy.flip();
+        return inSegment ? copy : copy.limit(0);
+    }
+
+    /** The ULPDU length of the current segment (the DDP segment length). */
+    public int currentSegmentLength() {
+        return inSegment ? deframer.ulpduLength() : 0;
+    }
+
     /** Takes ULPDU octets from the input; false when the input is used up. */
     private boolean takeUlpduOctets(ByteBuffer input) throws ProtocolViolationException {
         if (!inSegment) {

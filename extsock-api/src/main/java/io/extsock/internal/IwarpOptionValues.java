@@ -1,0 +1,85 @@
+package io.extsock.internal;
+
+import io.extsock.IwarpOptions;
+import io.extsock.verbs.IwarpSetup;
+import java.net.SocketOption;
+import java.util.Map;
+
+/** The defaults of the iWARP options and the values each accepts. */
+public final class IwarpOptionValues {
+
+    /** RFC 6581 section 7.1: IRD and ORD are 14-bit counts. */
+    public static final int MAX_READ_DEPTH = 0x3FFF;
+    /** The smallest FPDU that still carries a tagged header and some payload. */
+    public static final int MIN_FPDU_SIZE = 64;
+    /** An FPDU: 2 + 65535 + pad + 4 octets, markers aside. */
+    public static final int MAX_FPDU_SIZE = 65_544;
+    /** Private data the application may add: 512 (RFC 5044) less the IRD/ORD words and room for extsock. */
+    public static final int MAX_PRIVATE_DATA = 256;
+
+    private static final Map<SocketOption<?>, Object> DEFAULTS = Map.ofEntries(
+            Map.entry(IwarpOptions.IWARP_MODE, false),
+            Map.entry(IwarpOptions.CRC, true),
+            Map.entry(IwarpOptions.MARKERS, false),
+            Map.entry(IwarpOptions.IRD, 16),
+            Map.entry(IwarpOptions.ORD, 16),
+            Map.entry(IwarpOptions.MAX_FPDU_SIZE, 1448),
+            Map.entry(IwarpOptions.MPA_REVISION, 2),
+            Map.entry(IwarpOptions.READY_TO_RECEIVE, IwarpOptions.ReadyToReceive.ZERO_LENGTH_WRITE),
+            Map.entry(IwarpOptions.MPA_TIMEOUT, 10_000),
+            Map.entry(IwarpOptions.PRIVATE_DATA, new byte[0]),
+            Map.entry(IwarpOptions.STREAMS, true),
+            Map.entry(IwarpOptions.SETUP, (IwarpSetup) connection -> { }));
+
+    private IwarpOptionValues() {
+    }
+
+    /** The option's value when nobody set it. */
+    @SuppressWarnings("unchecked")
+    public static <T> T defaultValue(SocketOption<T> option) {
+        Object value = DEFAULTS.get(option);
+        if (value == null) {
+            throw new IllegalArgumentException("not an iWARP option: " + option);
+        }
+        return (T) (value instanceof byte[] ? ((byte[]) value).clone() : value);
+    }
+
+    /** The option's value in the settings, or its default. */
+    @SuppressWarnings("unchecked")
+    public static <T> T valueIn(Map<SocketOption<?>, Object> settings, SocketOption<T> option) {
+        Object value = settings.get(option);
+        return value != null ? (T) value : defaultValue(option);
+    }
+
+    /**
+     * Checks a value before it is set.
+     *
+     * @throws IllegalArgumentException naming the option and its allowed values
+     */
+    public static void validate(SocketOption<?> option, Object value) {
+        if (option == IwarpOptions.IRD || option == IwarpOptions.ORD) {
+            requireRange(option, (Integer) value, 0, MAX_READ_DEPTH);
+        } else if (option == IwarpOptions.MAX_FPDU_SIZE) {
+            requireRange(option, (Integer) value, MIN_FPDU_SIZE, MAX_FPDU_SIZE);
+        } else if (option == IwarpOptions.MPA_REVISION) {
+            int revision = (Integer) value;
+            if (revision != 1 && revision != 2) {
+                throw new IllegalArgumentException(option + " must be 1 or 2, not " + revision);
+            }
+        } else if (option == IwarpOptions.MPA_TIMEOUT) {
+            requireRange(option, (Integer) value, 1, Integer.MAX_VALUE);
+        } else if (option == IwarpOptions.PRIVATE_DATA) {
+            int length = ((byte[]) value).length;
+            if (length > MAX_PRIVATE_DATA) {
+                throw new IllegalArgumentException(option + " holds at most " + MAX_PRIVATE_DATA
+                        + " bytes, not " + length);
+            }
+        }
+    }
+
+    private static void requireRange(SocketOption<?> option, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(option + " must be in [" + min + ", " + max + "], not " + value);
+        }
+    }
+}

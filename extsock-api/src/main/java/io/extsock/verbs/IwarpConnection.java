@@ -1,0 +1,54 @@
+package io.extsock.verbs;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The extended side of an {@link io.extsock.ExtendedSocket} in IWARP_MODE: registered
+ * memory, posted work requests and their completions (verbs semantics, Java manners).
+ *
+ * <p>Memory registered here belongs to this connection alone: the peer reaches a region only
+ * through its STag, only within its bounds and only with the rights it was registered with.
+ * All methods are thread-safe.
+ */
+public interface IwarpConnection {
+
+    /**
+     * Registers a buffer (its position 0 to its capacity). Direct and mapped buffers are used
+     * in place; heap buffers are allowed but cost a copy on every transfer.
+     */
+    MemoryRegion register(ByteBuffer buffer, Set<Access> access) throws IOException;
+
+    /**
+     * As {@link #register}, and locks the buffer's pages in RAM (mlock) as RDMA adapters pin
+     * user buffers. Needs a direct or mapped buffer.
+     *
+     * @throws IOException naming the limit (RLIMIT_MEMLOCK) when the OS refuses
+     */
+    MemoryRegion registerPinned(ByteBuffer buffer, Set<Access> access) throws IOException;
+
+    /**
+     * Posts a request; its completion goes to {@link #completions()}. The request object may
+     * be reused as soon as this returns.
+     *
+     * @throws IOException if the connection has ended
+     * @throws IllegalArgumentException if the request is incomplete or a slice is invalid
+     * @throws IllegalStateException for a Send or Receive while the socket's streams own them
+     *         (see {@link io.extsock.IwarpOptions#STREAMS})
+     */
+    void post(WorkRequest request) throws IOException;
+
+    /** Posts a request whose completion completes the returned future instead of the queue. */
+    CompletableFuture<WorkCompletion> submit(WorkRequest request);
+
+    /** The completion queue of this connection. */
+    CompletionQueue completions();
+
+    /** What MPA negotiation agreed on. */
+    IwarpSettings settings();
+
+    /** The private data the peer sent in its MPA Request or Reply (the application's part). */
+    byte[] peerPrivateData();
+}

@@ -1,0 +1,27 @@
+package io.extsock.verbs;
+
+/**
+ * How a work request ended: a value, for futures and for code that keeps completions.
+ * Polling without allocation uses {@link CompletionView} instead.
+ *
+ * @param tag             the request's tag
+ * @param opcode          the operation
+ * @param status          success or what failed
+ * @param byteLength      bytes transferred (for a Receive: the Send's length)
+ * @param solicited       for a Receive: the Send carried Solicited Event
+ * @param invalidatedStag for a Receive of a Send with Invalidate: the local STag invalidated; else 0
+ * @param detail          for a failure: what went wrong, in words; else null
+ */
+public record WorkCompletion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
+                             boolean solicited, int invalidatedStag, String detail) {
+
+    public boolean isSuccess() {
+        return status == CompletionStatus.SUCCESS;
+    }
+
+    /** A copy of a view, for keeping. */
+    public static WorkCompletion of(CompletionView view) {
+        return new WorkCompletion(view.tag(), view.opcode(), view.status(), view.byteLength(),
+                view.solicited(), view.invalidatedStag(), view.detail());
+    }
+}

@@ -1,0 +1,530 @@
+package io.extsock.core.engine;
+
+import io.extsock.core.mpa.GatherWrite;
+import io.extsock.core.verbs.QueuePair;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Moves the bytes of one IWARP_MODE connection between its channel (non-blocking) and its
+ * {@link QueuePair}.
+ *
+ * <p>Transmit runs on whichever thread has something to send: the application thread that
+ * posted a request frames and writes it itself when the transmit lock is free (no hand-off,
+ * no wake-up); only when the socket pushes back does the progress thread take over, on
+ * OP_WRITE.
+ *
+ * <p>Receive runs where the waiting is. An application thread that must block on this
+ * connection (a stream read, a completion-queue wait) does the receive work itself in {@link
+ * #await}: it reads and processes what the socket holds and, when there is nothing, blocks in a
+ * Selector of its own on this channel, so that a message costs one wake-up, as with TCP. While
+ * application threads drive the connection, the progress thread's read interest is off; it
+ * takes the connection back after {@link #HANDBACK_NANOS} without a waiter, so that one-sided
+ * operations progress when nobody waits. Large payloads are read from the socket straight into
+ * their registered destination, everything else through a staging buffer.
+ *
+ * <p>State ownership: the staging buffer, the inline Selector and the queue pair's receive
+ * side belong to the holder of {@link #receiveLock}; the gathering write and the queue pair's
+ * transmit side to the holder of {@link #transmitLock}; the selection key and {@link
+ * #engineReads} changes to the progress thread.
+ */
+final class Connection implements QueuePair.Driver {
+
+    /** Staging for received octets: headers, small payloads, read-ahead. */
+    private static final int STAGING_BYTES = 64 * 1024;
+    /** Payloads at least this large are read straight into their destination. */
+    private static final int DIRECT_READ_MIN = 4 * 1024;
+    /** How long to wait for the peer's close after we sent a Terminate, before closing anyway. */
+    private static final long TERMINATE_LINGER_MILLIS = 2_000;
+    /** How long the progress thread leaves reading to the application after its last waiter left. */
+    static final long HANDBACK_NANOS = 1_000_000;
+
+    private final SocketChannel channel;
+    private final ProgressThread progress;
+    private final ReentrantLock receiveLock = new ReentrantLock();
+    private final ReentrantLock transmitLock = new ReentrantLock();
+    private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES).flip();
+    private final GatherWrite gather = new GatherWrite(256, 64 * 1024);
+
+    private QueuePair queuePair;
+    private SelectionKey key;
+
+    /** Whether the progress thread reads this channel (OP_READ on); false while applications do. */
+    private volatile boolean engineReads = true;
+    /** Application threads inside {@link #await}. */
+    private final AtomicInteger waiters = new AtomicInteger();
+    /** When the last waiter left, for the hand-back; only meaningful while no thread waits. */
+    private volatile long lastWaiterLeft;
+    /** The waiting thread's own Selector on this channel, made on first use; receive lock. */
+    private Selector inlineSelector;
+    private volatile boolean inlineSelecting;
+    private final Object waitMonitor = new Object();
+    private volatile boolean transmitRequested;
+    private volatile boolean writeBlocked;
+    private volatile boolean closing;
+    private volatile boolean closed;
+    private volatile boolean endedByPeerClose;
+    private volatile EndListener endListener = (peerClosed, reason) -> { };
+
+    /** Hears how the connection ended, before its outstanding work is flushed. */
+    interface EndListener {
+        /**
+         * @param peerClosed the peer closed TCP (an orderly end, as far as a stream goes)
+         * @param reason why, in words
+         */
+        void connectionEnded(boolean peerClosed, String reason);
+    }
+
+    Connection(SocketChannel channel, ProgressThread progress) {
+        this.channel = channel;
+        this.progress = progress;
+    }
+
+    /** Connects the queue pair (which needs this as its driver, hence not in the constructor). */
+    void attach(QueuePair queuePair) {
+        this.queuePair = queuePair;
+    }
+
+    /** Called when the connection ends (possibly more than once: listeners are idempotent). */
+    void onEnd(EndListener listener) {
+        this.endListener = listener;
+    }
+
+    QueuePair queuePair() {
+        return queuePair;
+    }
+
+    /**
+     * Starts full operation: the FPDU octets read ahead during MPA setup are processed first,
+     * then the progress thread watches the channel.
+     */
+    void start(byte[] readAhead) throws IOException {
+        channel.configureBlocking(false);
+        if (readAhead.length > 0) {
+            receiveLock.lock();
+            try {
+                staging.clear();
+                staging.put(readAhead).flip();
+                queuePair.receive(staging);
+            } finally {
+                receiveLock.unlock();
+            }
+        }
+        progress.execute(() -> {
+            try {
+                key = channel.register(progress.selector(), SelectionKey.OP_READ, this);
+            } catch (ClosedChannelException e) {
+                closeNow();
+                return;
+            }
+            onReadable();  // octets may have arrived while we were not watching
+        });
+        transmitPending();
+    }
+
+    // ---- transmit -----------------------------------------------------------------------
+
+    @Override
+    public void transmitPending() {
+        transmitRequested = true;
+        if (!writeBlocked) {
+            transmit();
+        }
+    }
+
+    /** The socket can take more: the progress thread continues where transmit stopped. */
+    void onWritable() {
+        writeBlocked = false;
+        setInterest(readInterest());
+        transmitRequested = true;
+        transmit();
+    }
+
+    private void transmit() {
+        while (transmitRequested && !closed && transmitLock.tryLock()) {
+            try {
+                transmitRequested = false;
+                transmitWhilePossible();
+            } catch (IOException e) {
+                lost("sending failed: " + e.getMessage());
+            } finally {
+                transmitLock.unlock();
+            }
+            signalWaiters();  // send completions may be what someone waits for
+            if (writeBlocked) {
+                return;
+            }
+        }
+    }
+
+    private void transmitWhilePossible() throws IOException {
+        while (!closed) {
+            if (gather.count() > 0) {
+                if (!writeGather()) {
+                    writeBlocked = true;
+                    progress.execute(() -> setInterest(readInterest() | SelectionKey.OP_WRITE));
+                    return;
+                }
+                gather.reset();
+                queuePair.transmitted();
+            }
+            if (!queuePair.frame(gather)) {
+                return;
+            }
+        }
+    }
+
+    /** Writes the gather; false if the socket took only part of it. */
+    private boolean writeGather() throws IOException {
+        while (true) {
+            int first = gather.firstPending();
+            if (first == gather.count()) {
+                return true;
+            }
+            if (channel.write(gather.buffers(), first, gather.count() - first) == 0) {
+                return gather.remaining() == 0;
+            }
+        }
+    }
+
+    // ---- receive ------------------------------------------------------------------------
+
+    /** Octets arrived (progress thread). */
+    void onReadable() {
+        if (!receiveLock.tryLock()) {
+            // An application thread is reading inline: stop watching, or epoll would spin us.
+            if (waiters.get() > 0) {
+                stopEngineReads();
+            }
+            return;
+        }
+        try {
+            receiveWhilePossible();
+        } catch (IOException e) {
+            lost("receiving failed: " + e.getMessage());
+        } finally {
+            receiveLock.unlock();
+        }
+        signalWaiters();
+    }
+
+    // ---- waiting: the application thread receives inline ---------------------------------
+
+    /**
+     * Waits until the condition holds, doing this connection's receive work on the calling
+     * thread meanwhile. Unless {@code interruptible}, an interrupt does not end the wait (as for
+     * a Socket's read); the interrupt status is kept for the caller either way.
+     *
+     * @param timeoutNanos how long at most; 0 or less for no limit
+     * @return whether the condition holds (false: the timeout elapsed, or the connection closed
+     *     without it)
+     */
+    @Override
+    public boolean await(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
+        if (condition.getAsBoolean()) {
+            return true;
+        }
+        if (interruptible && Thread.currentThread().isInterrupted()) {
+            return false;
+        }
+        long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
+        boolean interrupted = Thread.interrupted();
+        waiters.incrementAndGet();
+        try {
+            if (engineReads) {
+                stopEngineReads();
+            }
+            while (true) {
+                if (condition.getAsBoolean()) {
+                    return true;
+                }
+                if (closed) {
+                    return condition.getAsBoolean();
+                }
+                long remaining = deadline == 0 ? Long.MAX_VALUE : deadline - System.nanoTime();
+                if (remaining <= 0) {
+                    return false;
+                }
+                if (receiveLock.tryLock()) {
+                    try {
+                        receiveInline(condition, remaining);
+                    } finally {
+                        receiveLock.unlock();
+                    }
+                    signalWaiters();  // what we received may be what another waiter waits for
+                } else {
+                    synchronized (waitMonitor) {
+                        if (!condition.getAsBoolean() && !closed) {
+                            try {
+                                waitMonitor.wait(Math.max(1, Math.min(remaining / 1_000_000, 10)));
+                            } catch (InterruptedException e) {
+                                interrupted = true;
+                                if (interruptible) {
+                                    return condition.getAsBoolean();
+                                }
+                            }
+                        }
+                    }
+                }
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                    if (interruptible) {
+                        return condition.getAsBoolean();
+                    }
+                }
+            }
+        } finally {
+            if (waiters.decrementAndGet() == 0) {
+                lastWaiterLeft = System.nanoTime();
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * Holding the receive lock: block until the socket is readable (at once if it is: epoll is
+     * level-triggered, so no read is needed to find out), then read and process what came.
+     */
+    private void receiveInline(BooleanSupplier condition, long remainingNanos) {
+        try {
+            if (staging.hasRemaining()) {
+                queuePair.receive(staging);
+                return;
+            }
+            Selector selector = inlineSelector();
+            inlineSelecting = true;
+            try {
+                if (condition.getAsBoolean()) {
+                    return;  // a signal may have come before we announced the select
+                }
+                long millis = remainingNanos == Long.MAX_VALUE ? 0 : Math.max(1, remainingNanos / 1_000_000);
+                int ready = selector.select(millis);
+                selector.selectedKeys().clear();
+                if (ready == 0) {
+                    return;  // a signal or the timeout: the caller looks at its condition again
+                }
+            } finally {
+                inlineSelecting = false;
+            }
+            receiveWhilePossible();
+        } catch (IOException e) {
+            lost("receiving failed: " + e.getMessage());
+        }
+    }
+
+    private Selector inlineSelector() throws IOException {
+        if (inlineSelector == null) {
+            inlineSelector = Selector.open();
+            channel.register(inlineSelector, SelectionKey.OP_READ);
+        }
+        return inlineSelector;
+    }
+
+    /** Something a waiter may wait for happened on another thread: let it look again. */
+    void signalWaiters() {
+        if (waiters.get() == 0) {
+            return;
+        }
+        synchronized (waitMonitor) {
+            waitMonitor.notifyAll();
+        }
+        Selector selector = inlineSelector;
+        if (inlineSelecting && selector != null) {
+            selector.wakeup();
+        }
+    }
+
+    /** Applications read now: the progress thread stops watching this channel for input. */
+    private void stopEngineReads() {
+        engineReads = false;
+        progress.execute(() -> {
+            if (key != null && key.isValid() && waiters.get() > 0) {
+                key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
+            } else if (waiters.get() == 0) {
+                engineReads = true;  // the waiter already left: keep watching
+            }
+        });
+        progress.watchHandback(this);
+    }
+
+    /**
+     * Called by the progress thread on its tick: takes reading back once no application thread
+     * has waited for a while. Returns whether the connection still needs the tick.
+     */
+    boolean handbackIfIdle() {
+        if (closed) {
+            return false;
+        }
+        if (engineReads) {
+            return false;
+        }
+        if (waiters.get() > 0 || System.nanoTime() - lastWaiterLeft < HANDBACK_NANOS) {
+            return true;
+        }
+        engineReads = true;
+        if (key != null && key.isValid()) {
+            key.interestOps(key.interestOps() | SelectionKey.OP_READ);
+        }
+        onReadable();  // what arrived while nobody watched
+        return false;
+    }
+
+    /**
+     * Reads and processes until the socket is drained. A read that returns less than it asked
+     * for has drained it (the next readiness event brings the rest), which saves the system call
+     * that would only say "nothing more".
+     */
+    private void receiveWhilePossible() throws IOException {
+        while (!closed) {
+            if (staging.hasRemaining()) {
+                queuePair.receive(staging);
+                continue;
+            }
+            int direct = queuePair.directCapacity();
+            int asked;
+            int n;
+            if (direct >= DIRECT_READ_MIN) {
+                ByteBuffer target = queuePair.directTarget();
+                int limit = target.limit();
+                target.limit(target.position() + direct);
+                asked = direct;
+                try {
+                    n = channel.read(target);
+                } finally {
+                    target.limit(limit);
+                }
+                if (n > 0) {
+                    queuePair.placedDirectly(n);
+                }
+            } else {
+                staging.clear();
+                asked = staging.remaining();
+                try {
+                    n = channel.read(staging);
+                } finally {
+                    staging.flip();
+                }
+            }
+            if (n == 0) {
+                return;
+            }
+            if (n < 0) {
+                endOfStream();
+                return;
+            }
+            if (n < asked) {
+                if (staging.hasRemaining()) {
+                    queuePair.receive(staging);
+                }
+                return;
+            }
+        }
+    }
+
+    private void endOfStream() {
+        if (!closing) {
+            endedByPeerClose = true;
+            // Before the flush: a reader woken by it must already know this is end of stream.
+            endListener.connectionEnded(true, "the peer closed the connection");
+            lost("the peer closed the connection");
+        }
+        closeNow();
+    }
+
+    /** Whether the connection ended because the peer closed TCP (not by a Terminate or error). */
+    boolean endedByPeerClose() {
+        return endedByPeerClose;
+    }
+
+    // ---- ending -------------------------------------------------------------------------
+
+    /**
+     * The queue pair is done (it sent or received a Terminate): half-close so that the peer
+     * reads everything we sent, then close when the peer closes, or after a linger.
+     */
+    @Override
+    public void closeRequested() {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        try {
+            channel.shutdownOutput();
+        } catch (IOException e) {
+            closeNow();
+            return;
+        }
+        progress.schedule(TERMINATE_LINGER_MILLIS, this::closeNow);
+    }
+
+    /** The application closed the socket: end at once. */
+    void close() {
+        queuePair.close();
+        closeNow();
+    }
+
+    private void lost(String reason) {
+        queuePair.connectionLost(reason);
+        closeNow();
+    }
+
+    private void closeNow() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        closing = true;
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing: nothing left to tell
+        }
+        endListener.connectionEnded(endedByPeerClose, queuePair.failure());
+        signalWaiters();
+        progress.execute(this::closeInlineSelector);
+    }
+
+    /** The inline Selector's file descriptors go with the connection (on a thread not using it). */
+    private void closeInlineSelector() {
+        if (receiveLock.tryLock()) {
+            try {
+                if (inlineSelector != null) {
+                    inlineSelector.close();
+                }
+            } catch (IOException ignored) {
+                // closing
+            } finally {
+                receiveLock.unlock();
+            }
+        } else {
+            progress.schedule(10, this::closeInlineSelector);
+        }
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    private int readInterest() {
+        return engineReads ? SelectionKey.OP_READ : 0;
+    }
+
+    private void setInterest(int ops) {
+        if (progress.isCurrentThread()) {
+            if (key != null && key.isValid()) {
+                key.interestOps(ops);
+            }
+        } else {
+            progress.execute(() -> setInterest(ops));
+        }
+    }
+}

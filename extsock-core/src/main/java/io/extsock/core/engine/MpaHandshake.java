@@ -1,0 +1,222 @@
+package io.extsock.core.engine;
+
+import io.extsock.IwarpNegotiationException;
+import io.extsock.IwarpNegotiationException.Reason;
+import io.extsock.core.ddp.DdpConstants;
+import io.extsock.core.mpa.FpduFramer;
+import io.extsock.core.mpa.GatherWrite;
+import io.extsock.core.mpa.MpaAgreement;
+import io.extsock.core.mpa.MpaFailure;
+import io.extsock.core.mpa.MpaFrame;
+import io.extsock.core.mpa.MpaFrameParser;
+import io.extsock.core.mpa.MpaFrameType;
+import io.extsock.core.mpa.MpaNegotiation;
+import io.extsock.core.mpa.MpaOutcome;
+import io.extsock.core.mpa.MpaPreferences;
+import io.extsock.core.mpa.MpaSetupException;
+import io.extsock.core.mpa.ResponderDecision;
+import io.extsock.core.rdmap.MessageWriter;
+import io.extsock.core.rdmap.PayloadViews;
+import io.extsock.core.rdmap.TerminateHeader;
+import io.extsock.core.wire.TerminateCause;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * MPA connection setup (RFC 5044 section 7.1, RFC 6581) on the thread that switches a socket
+ * to IWARP_MODE, over the channel still in blocking mode. Bounded by the MPA timeout.
+ *
+ * <p>What arrives before the peer's MPA frame is stream data the peer wrote before it switched:
+ * it is handed back to stay readable first. What arrives after the frame is FPDUs read ahead:
+ * it is handed back too, for the engine to process first. Nothing is lost.
+ */
+final class MpaHandshake {
+
+    /** Most stream bytes accepted ahead of the peer's MPA frame before giving up on it. */
+    static final int MAX_STREAM_BYTES_BEFORE_FRAME = 1 << 20;
+
+    /** How the handshake ended well. */
+    record Outcome(MpaAgreement agreement, MpaFrame localFrame, MpaFrame peerFrame, byte[] streamBytes,
+                   byte[] readAhead) {
+    }
+
+    private final SocketChannel channel;
+    private final MpaPreferences preferences;
+    private final long deadline;
+    private final int timeoutMillis;
+    private final InputStream in;
+
+    private byte[] received = new byte[4096];
+    private int length;
+
+    private MpaHandshake(SocketChannel channel, MpaPreferences preferences, int timeoutMillis) throws IOException {
+        this.channel = channel;
+        this.preferences = preferences;
+        this.timeoutMillis = timeoutMillis;
+        this.deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        this.in = channel.socket().getInputStream();
+    }
+
+    /** Runs setup as the MPA initiator (the side that connected). */
+    static Outcome initiate(SocketChannel channel, MpaPreferences preferences, int timeoutMillis) throws IOException {
+        MpaHandshake handshake = new MpaHandshake(channel, preferences, timeoutMillis);
+        MpaFrame request = MpaNegotiation.request(preferences);
+        handshake.write(request.toBytes());
+        Received reply = handshake.receive(MpaFrameType.REPLY);
+        MpaOutcome outcome = MpaNegotiation.complete(preferences, request, reply.frame);
+        if (outcome instanceof MpaFailure failure) {
+            if (failure.terminate().isPresent()) {
+                // RFC 6581 section 8: the initiator reports these with a Terminate before closing.
+                handshake.sendTerminate(failure.terminate().get(), request.crc() || reply.frame.crc(),
+                        reply.frame.markers());
+            }
+            throw failed(failure, "the responder's Reply");
+        }
+        return new Outcome((MpaAgreement) outcome, request, reply.frame, reply.streamBytes, reply.readAhead);
+    }
+
+    /** Runs setup as the MPA responder (the side that accepted). */
+    static Outcome respond(SocketChannel channel, MpaPreferences preferences, int timeoutMillis) throws IOException {
+        MpaHandshake handshake = new MpaHandshake(channel, preferences, timeoutMillis);
+        Received request = handshake.receive(MpaFrameType.REQUEST);
+        ResponderDecision decision = MpaNegotiation.respond(preferences, request.frame);
+        handshake.write(decision.reply().toBytes());
+        if (decision.outcome() instanceof MpaFailure failure) {
+            throw failed(failure, "the initiator's Request");
+        }
+        return new Outcome((MpaAgreement) decision.outcome(), decision.reply(), request.frame, request.streamBytes,
+                request.readAhead);
+    }
+
+    private record Received(MpaFrame frame, byte[] streamBytes, byte[] readAhead) {
+    }
+
+    /** Reads until the peer's frame is complete: stream bytes before it, FPDU bytes after it. */
+    private Received receive(MpaFrameType expected) throws IOException {
+        MpaKeyScanner.Found key;
+        while ((key = MpaKeyScanner.find(received, length)) == null) {
+            if (length > MAX_STREAM_BYTES_BEFORE_FRAME) {
+                throw new IwarpNegotiationException(Reason.NOT_AN_IWARP_PEER, "the peer sent " + length
+                        + " bytes and no MPA " + expected + ": " + printable(0), null);
+            }
+            readMore(expected);
+        }
+        if (key.type() != expected) {
+            throw new IwarpNegotiationException(Reason.NOT_AN_IWARP_PEER, "expected the peer's MPA " + expected
+                    + " but it sent an MPA " + key.type() + (key.type() == MpaFrameType.REQUEST
+                    ? ": it echoes what it receives, or both sides connected" : ": both sides accepted"), null);
+        }
+        MpaFrameParser parser = new MpaFrameParser(expected);
+        int parsedUpTo = key.index();
+        while (true) {
+            ByteBuffer input = ByteBuffer.wrap(received, parsedUpTo, length - parsedUpTo);
+            MpaFrame frame;
+            try {
+                frame = parser.parse(input);
+            } catch (MpaSetupException e) {
+                throw new IwarpNegotiationException(Reason.MALFORMED, e.getMessage(), null);
+            }
+            parsedUpTo = input.position();
+            if (frame != null) {
+                return new Received(frame, Arrays.copyOf(received, key.index()),
+                        Arrays.copyOfRange(received, parsedUpTo, length));
+            }
+            readMore(expected);
+        }
+    }
+
+    private void readMore(MpaFrameType expected) throws IOException {
+        long remainingNanos = deadline - System.nanoTime();
+        if (remainingNanos <= 0) {
+            throw timeout(expected);
+        }
+        if (length == received.length) {
+            received = Arrays.copyOf(received, received.length * 2);
+        }
+        channel.socket().setSoTimeout((int) Math.max(1, remainingNanos / 1_000_000));
+        int n;
+        try {
+            n = in.read(received, length, received.length - length);
+        } catch (SocketTimeoutException e) {
+            throw timeout(expected);
+        }
+        if (n < 0) {
+            throw new IwarpNegotiationException(length == 0 ? Reason.CONNECTION_CLOSED : Reason.NOT_AN_IWARP_PEER,
+                    "the peer closed the connection before its MPA " + expected
+                            + (length == 0 ? " (is it in IWARP_MODE?)" : "; it sent " + printable(0)), null);
+        }
+        length += n;
+    }
+
+    private IwarpNegotiationException timeout(MpaFrameType expected) {
+        return new IwarpNegotiationException(Reason.TIMEOUT, "no MPA " + expected + " from the peer within "
+                + timeoutMillis + " ms (is it in IWARP_MODE?)" + (length == 0 ? "; it sent nothing"
+                : "; it sent " + printable(0)), null);
+    }
+
+    private void write(byte[] frame) throws IOException {
+        ByteBuffer out = ByteBuffer.wrap(frame);
+        while (out.hasRemaining()) {
+            channel.write(out);
+        }
+    }
+
+    /** Sends one Terminate FPDU right after setup failed (no FPDU came before it). */
+    private void sendTerminate(TerminateCause cause, boolean crc, boolean markers) {
+        try {
+            MessageWriter writer = new MessageWriter(new FpduFramer(crc, markers),
+                    FpduFramer.maxUlpduLength(1448, markers), PayloadViews.DUPLICATING);
+            GatherWrite gather = new GatherWrite(8, 256);
+            writer.startTerminate(DdpConstants.INITIAL_MSN, new TerminateHeader().reset(cause));
+            writer.writeTo(gather);
+            channel.write(gather.buffers(), 0, gather.count());
+        } catch (IOException | RuntimeException e) {
+            // The connection is being abandoned anyway; the negotiation failure is what matters.
+        }
+    }
+
+    private static IwarpNegotiationException failed(MpaFailure failure, String what) {
+        Reason reason;
+        switch (failure.reason()) {
+            case PEER_REJECTED:
+                reason = Reason.REJECTED;
+                break;
+            case NOT_MPA_PEER:
+            case UNEXPECTED_FRAME:
+                reason = Reason.NOT_AN_IWARP_PEER;
+                break;
+            case MALFORMED:
+                reason = Reason.MALFORMED;
+                break;
+            default:
+                reason = Reason.INCOMPATIBLE;
+        }
+        byte[] peerData = ExtsockHello.applicationData(failure.peerPrivateData().toByteArray());
+        return new IwarpNegotiationException(reason, failure.detail() + " (in " + what + ")", peerData);
+    }
+
+    /** The first bytes received, as text where printable, for error messages. */
+    private String printable(int from) {
+        int end = Math.min(length, from + 48);
+        StringBuilder text = new StringBuilder("\"");
+        for (int i = from; i < end; i++) {
+            int b = received[i] & 0xFF;
+            if (b >= 0x20 && b < 0x7F) {
+                text.append((char) b);
+            } else {
+                text.append(String.format("\\x%02x", b));
+            }
+        }
+        text.append(end < length ? "...\"" : "\"");
+        return text.toString() + " (" + length + " bytes)";
+    }
+
+    static String ascii(byte[] bytes) {
+        return new String(bytes, StandardCharsets.US_ASCII);
+    }
+}

@@ -1,0 +1,143 @@
+package io.extsock.core.engine;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.Iterator;
+import java.util.PriorityQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * One of the engine's few threads: a Selector loop that makes its connections progress when
+ * their applications are not driving them (one-sided operations arriving, backpressure
+ * clearing, completions to produce). It owns its Selector and the keys registered with it.
+ *
+ * <p>Other threads never touch the Selector directly: they queue a task and wake the loop. That
+ * wake-up costs ~15-20 µs, so it happens only for changes (a new connection, a transmit that
+ * hit backpressure), never once per operation.
+ */
+final class ProgressThread implements Runnable {
+
+    private final Selector selector;
+    private final Thread thread;
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    /** Connections whose reading applications do for now: checked for hand-back on each tick. */
+    private final java.util.Set<Connection> handingBack = java.util.Collections.newSetFromMap(
+            new java.util.IdentityHashMap<>());
+
+    /** Delayed tasks by deadline; only this thread touches it. */
+    private final PriorityQueue<Timed> timers = new PriorityQueue<>();
+    private volatile boolean running = true;
+
+    private record Timed(long deadline, Runnable task) implements Comparable<Timed> {
+        @Override
+        public int compareTo(Timed other) {
+            return Long.compare(deadline, other.deadline);
+        }
+    }
+
+    ProgressThread(String name) {
+        try {
+            this.selector = Selector.open();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open a selector for the iWARP engine", e);
+        }
+        this.thread = new Thread(this, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Runs the task on this thread, soon. */
+    void execute(Runnable task) {
+        tasks.add(task);
+        selector.wakeup();
+    }
+
+    /** Runs the task on this thread after the delay. */
+    void schedule(long delayMillis, Runnable task) {
+        long deadline = System.nanoTime() + delayMillis * 1_000_000L;
+        execute(() -> timers.add(new Timed(deadline, task)));
+    }
+
+    /** Watch the connection until its reading comes back to this thread (called from any thread). */
+    void watchHandback(Connection connection) {
+        execute(() -> handingBack.add(connection));
+    }
+
+    /** Whether the caller is this progress thread. */
+    boolean isCurrentThread() {
+        return Thread.currentThread() == thread;
+    }
+
+    Selector selector() {
+        return selector;
+    }
+
+    @Override
+    public void run() {
+        while (running) {
+            try {
+                Timed next = timers.peek();
+                long waitMillis = next == null ? 0 : Math.max(1, (next.deadline - System.nanoTime()) / 1_000_000);
+                if (!handingBack.isEmpty()) {
+                    waitMillis = waitMillis == 0 ? 1 : Math.min(waitMillis, 1);  // the hand-back tick
+                }
+                if (next != null && next.deadline - System.nanoTime() <= 0) {
+                    selector.selectNow();
+                } else {
+                    selector.select(waitMillis);
+                }
+                runTasks();
+                runDueTimers();
+                handingBack.removeIf(connection -> !connection.handbackIfIdle());
+                Iterator<SelectionKey> ready = selector.selectedKeys().iterator();
+                while (ready.hasNext()) {
+                    SelectionKey key = ready.next();
+                    ready.remove();
+                    serve(key);
+                }
+            } catch (IOException | RuntimeException e) {
+                // A selector failure must not kill the engine: connections report their own errors.
+                System.getLogger(ProgressThread.class.getName()).log(System.Logger.Level.ERROR,
+                        "iWARP progress thread error", e);
+            }
+        }
+    }
+
+    private void runDueTimers() {
+        long now = System.nanoTime();
+        Timed next;
+        while ((next = timers.peek()) != null && next.deadline - now <= 0) {
+            timers.poll().task.run();
+        }
+    }
+
+    private void runTasks() {
+        Runnable task;
+        while ((task = tasks.poll()) != null) {
+            task.run();
+        }
+    }
+
+    private static void serve(SelectionKey key) {
+        Connection connection = (Connection) key.attachment();
+        try {
+            int ready = key.readyOps();
+            if ((ready & SelectionKey.OP_WRITE) != 0) {
+                connection.onWritable();
+            }
+            if ((ready & SelectionKey.OP_READ) != 0) {
+                connection.onReadable();
+            }
+        } catch (CancelledKeyException e) {
+            // closed meanwhile
+        }
+    }
+
+    void shutdown() {
+        running = false;
+        selector.wakeup();
+    }
+}

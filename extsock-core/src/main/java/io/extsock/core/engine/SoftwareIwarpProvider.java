@@ -1,0 +1,101 @@
+package io.extsock.core.engine;
+
+import io.extsock.core.mpa.MpaAgreement;
+import io.extsock.core.stream.IwarpStream;
+import io.extsock.core.stream.StreamUnavailable;
+import io.extsock.core.verbs.CompletionRing;
+import io.extsock.core.verbs.IwarpConnectionImpl;
+import io.extsock.core.verbs.MemoryRegistry;
+import io.extsock.core.verbs.QueuePair;
+import io.extsock.spi.IwarpProvider;
+import io.extsock.spi.IwarpSession;
+import io.extsock.spi.SocketTransport;
+import io.extsock.verbs.IwarpConnection;
+import io.extsock.verbs.IwarpSettings;
+import java.io.IOException;
+import java.net.SocketOption;
+import java.nio.channels.SocketChannel;
+import java.util.Map;
+
+/**
+ * extsock's software iWARP engine as a provider: negotiates MPA on the switching thread, then
+ * hands the connection to a progress thread of the shared engine.
+ */
+public final class SoftwareIwarpProvider implements IwarpProvider {
+
+    @Override
+    public String name() {
+        return "extsock software iWARP (MPA/DDP/RDMAP over TCP)";
+    }
+
+    @Override
+    public IwarpSession attach(SocketChannel channel, boolean initiator, Map<SocketOption<?>, Object> options)
+            throws IOException {
+        try {
+            return switchToIwarp(channel, initiator, ConnectionSettings.from(options));
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                channel.close();
+            } catch (IOException closeFailure) {
+                e.addSuppressed(closeFailure);
+            }
+            throw e;
+        }
+    }
+
+    private static IwarpSession switchToIwarp(SocketChannel channel, boolean initiator, ConnectionSettings settings)
+            throws IOException {
+        ExtsockHello hello = settings.streams()
+                ? new ExtsockHello(IwarpStream.RECEIVE_BUFFERS, IwarpStream.BUFFER_SIZE) : ExtsockHello.NONE;
+        var preferences = settings.mpaPreferences(hello);
+        MpaHandshake.Outcome outcome = initiator
+                ? MpaHandshake.initiate(channel, preferences, settings.mpaTimeoutMillis())
+                : MpaHandshake.respond(channel, preferences, settings.mpaTimeoutMillis());
+        MpaAgreement agreement = outcome.agreement();
+        byte[] peerData = agreement.peerPrivateData().toByteArray();
+        ExtsockHello peerHello = ExtsockHello.readFrom(peerData);
+
+        Connection connection = new Connection(channel, ProgressEngine.instance().assign());
+        MemoryRegistry registry = new MemoryRegistry();
+        CompletionRing ring = new CompletionRing(QueuePair.SEND_QUEUE_DEPTH + QueuePair.RECEIVE_QUEUE_DEPTH);
+        QueuePair queuePair = new QueuePair(agreement, settings.maxFpduSize(), registry, connection);
+        connection.attach(queuePair);
+
+        IwarpSettings negotiated = new IwarpSettings(agreement.revision(), agreement.crc(), agreement.sendMarkers(),
+                agreement.receiveMarkers(), agreement.ird(), agreement.ord(), settings.maxFpduSize(), initiator);
+        IwarpConnectionImpl verbs = new IwarpConnectionImpl(queuePair, registry, ring, negotiated,
+                ExtsockHello.applicationData(peerData));
+
+        boolean streams = hello.streamsOn() && peerHello.streamsOn();
+        verbs.setStreamsOwnSendsAndReceives(streams);
+        SocketTransport stream;
+        if (streams) {
+            IwarpStream iwarpStream = IwarpStream.start(queuePair, peerHello.streamReceiveBuffers(),
+                    peerHello.streamBufferSize(), outcome.streamBytes(), connection::close);
+            connection.onEnd(iwarpStream::connectionEnded);
+            stream = iwarpStream;
+        } else {
+            stream = new StreamUnavailable(streamUnavailableReason(settings, peerHello), outcome.streamBytes(),
+                    channel, connection::close);
+        }
+        settings.setup().prepare(verbs);  // before the peer's first byte is processed
+        connection.start(outcome.readAhead());
+        return new Session(stream, verbs);
+    }
+
+    private static String streamUnavailableReason(ConnectionSettings settings, ExtsockHello peerHello) {
+        if (!settings.streams()) {
+            return "this socket's stream is off in IWARP_MODE (IwarpOptions.STREAMS is false): use its iwarp()"
+                    + " Sends and Receives";
+        }
+        if (peerHello == ExtsockHello.NONE) {
+            return "the peer is not extsock, so the socket's stream cannot run over iWARP: use iwarp()"
+                    + " Sends and Receives (IwarpOptions.STREAMS=false)";
+        }
+        return "the peer turned its stream off in IWARP_MODE (IwarpOptions.STREAMS is false there): use iwarp()"
+                + " Sends and Receives";
+    }
+
+    private record Session(SocketTransport stream, IwarpConnection connection) implements IwarpSession {
+    }
+}

@@ -1,0 +1,87 @@
+package io.extsock.core.stream;
+
+import io.extsock.core.verbs.QueuePair;
+import io.extsock.core.verbs.QueuePairClosedException;
+import io.extsock.spi.SocketTransport;
+import java.io.IOException;
+
+/**
+ * An IWARP_MODE socket's byte stream, carried by RDMAP Sends between two extsock ends.
+ *
+ * <p>The mapping: each write becomes Sends of at most the peer's stream buffer size (16 KiB by
+ * default) with a 4-byte header; each end posts a fixed set of stream receive buffers (8 by
+ * default, announced in MPA private data) and returns them as credits as its application reads;
+ * {@code shutdownOutput} sends a FIN message; closing the socket closes TCP, which the peer reads
+ * as end of stream, as with TCP.
+ */
+public final class IwarpStream implements SocketTransport {
+
+    /** Stream receive buffers each end posts, and their size. */
+    public static final int RECEIVE_BUFFERS = 8;
+    public static final int BUFFER_SIZE = 16 * 1024;
+
+    private final StreamInput input;
+    private final StreamOutput output;
+    private final Runnable closeConnection;
+
+    private IwarpStream(StreamInput input, StreamOutput output, Runnable closeConnection) {
+        this.input = input;
+        this.output = output;
+        this.closeConnection = closeConnection;
+    }
+
+    /**
+     * Sets up the stream on a queue pair that has not started yet: posts the receive buffers so
+     * that the peer's first Send finds one.
+     *
+     * @param prefix bytes the peer wrote before the switch, to be read first
+     */
+    public static IwarpStream start(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize, byte[] prefix,
+                                    Runnable closeConnection) throws QueuePairClosedException {
+        StreamOutput output = new StreamOutput(queuePair, peerReceiveBuffers, peerBufferSize);
+        StreamInput input = new StreamInput(queuePair, RECEIVE_BUFFERS, BUFFER_SIZE, prefix, output);
+        output.connect(input);
+        input.postAll();
+        return new IwarpStream(input, output, closeConnection);
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len, int timeoutMillis) throws IOException {
+        return input.read(b, off, len, timeoutMillis);
+    }
+
+    @Override
+    public int available() throws IOException {
+        return input.available();
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+        output.write(b, off, len);
+    }
+
+    @Override
+    public void shutdownInput() {
+        input.shutdown();
+    }
+
+    @Override
+    public void shutdownOutput() throws IOException {
+        output.shutdown();
+    }
+
+    @Override
+    public void close() {
+        input.close();
+        output.close();
+        closeConnection.run();
+    }
+
+    /** The connection ended: because the peer closed TCP (end of stream) or otherwise. */
+    public void connectionEnded(boolean peerClosed, String reason) {
+        if (peerClosed) {
+            input.peerClosed();
+        }
+        output.fail(reason);
+    }
+}

@@ -1,0 +1,252 @@
+package io.extsock.core.stream;
+
+import io.extsock.core.verbs.QueuePair;
+import io.extsock.core.verbs.QueuePairClosedException;
+import io.extsock.core.verbs.WorkCompleter;
+import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.WorkOpcode;
+import java.io.IOException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * The receiving half of an IWARP_MODE socket's stream: a fixed set of receive buffers posted on
+ * the queue pair; each incoming stream Send fills one. Reading takes bytes from filled buffers
+ * in order; a buffer read out is posted again, and that is a credit to return to the peer.
+ *
+ * <p>Threads: the receive side of the engine delivers completions ({@link #complete}); the
+ * application reads. Both under this object's monitor.
+ */
+final class StreamInput implements WorkCompleter {
+
+    private final QueuePair queuePair;
+    private final ByteBuffer[] buffers;
+    private final int creditThreshold;
+    private final StreamOutput output;
+
+    /** Bytes the peer wrote before the switch, read first. */
+    private byte[] prefix;
+    private int prefixPosition;
+
+    /** Filled buffers in arrival order: their indexes, a ring. */
+    private final int[] filled;
+    private int filledHead;
+    private int filledCount;
+    /** Where reading stands in the head buffer; its limit marks the data's end. */
+    private final ByteBuffer[] data;
+
+    private int creditsToReturn;
+    private boolean peerFinished;
+    private boolean inputShutdown;
+    private boolean endOfStreamRead;
+    private String failure;
+    private boolean closed;
+    /** The peer closed TCP without a stream FIN (its process ended): end of stream, as for TCP. */
+    private volatile boolean peerClosed;
+
+    StreamInput(QueuePair queuePair, int receiveBuffers, int bufferSize, byte[] prefix, StreamOutput output) {
+        this.queuePair = queuePair;
+        this.output = output;
+        this.prefix = prefix.length > 0 ? prefix : null;
+        this.buffers = new ByteBuffer[receiveBuffers];
+        this.data = new ByteBuffer[receiveBuffers];
+        this.filled = new int[receiveBuffers];
+        this.creditThreshold = Math.max(1, receiveBuffers / 2);
+        ByteBuffer memory = ByteBuffer.allocateDirect(receiveBuffers * bufferSize);
+        for (int i = 0; i < receiveBuffers; i++) {
+            buffers[i] = memory.slice(i * bufferSize, bufferSize);
+        }
+    }
+
+    /** Posts every receive buffer; before the connection starts, so no peer Send finds none. */
+    void postAll() throws QueuePairClosedException {
+        for (int i = 0; i < buffers.length; i++) {
+            queuePair.postInternalReceive(buffers[i].clear(), i, this);
+        }
+    }
+
+    /** A stream Send arrived in buffer {@code tag}, or the connection ended. */
+    @Override
+    public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
+                         int invalidatedStag, String detail) {
+        int index = (int) tag;
+        int credits = 0;
+        boolean repost = false;
+        synchronized (this) {
+            if (status != CompletionStatus.SUCCESS) {
+                if (failure == null) {
+                    failure = detail != null ? detail : status.toString();
+                }
+                notifyAll();
+                return;
+            }
+            ByteBuffer message = buffers[index].duplicate().limit((int) length).position(0);
+            if (length < StreamHeader.LENGTH) {
+                failure = "a stream message of " + length + " bytes arrived: the peer is not speaking extsock's"
+                        + " stream protocol";
+                notifyAll();
+                return;
+            }
+            credits = StreamHeader.creditsReturned(message);
+            int type = StreamHeader.type(message);
+            if (type == StreamHeader.DATA && !inputShutdown && length > StreamHeader.LENGTH) {
+                data[index] = message.position(StreamHeader.LENGTH);
+                filled[(filledHead + filledCount) % filled.length] = index;
+                filledCount++;
+            } else {
+                if (type == StreamHeader.FIN) {
+                    peerFinished = true;
+                }
+                repost = true;  // nothing to read in it (or input is shut down): post it again now
+            }
+            notifyAll();
+        }
+        if (credits > 0) {
+            output.creditsReturned(credits);
+        }
+        if (repost) {
+            repost(index);
+        }
+    }
+
+    /** Reads like a blocking socket: at least one byte, or -1 at end of stream. */
+    int read(byte[] b, int off, int len, int timeoutMillis) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        if (len == 0) {
+            return 0;
+        }
+        long deadline = timeoutMillis > 0 ? System.nanoTime() + timeoutMillis * 1_000_000L : 0;
+        while (true) {
+            int headIndex;
+            int count;
+            boolean bufferDone;
+            synchronized (this) {
+                if (prefix != null) {
+                    count = Math.min(len, prefix.length - prefixPosition);
+                    System.arraycopy(prefix, prefixPosition, b, off, count);
+                    prefixPosition += count;
+                    if (prefixPosition == prefix.length) {
+                        prefix = null;
+                    }
+                    return count;
+                }
+                if (endOfStreamRead) {
+                    return -1;
+                }
+                if (filledCount == 0) {
+                    if (closed) {
+                        throw new SocketException("Socket closed");
+                    }
+                    if (peerFinished || inputShutdown || failure != null && peerClosed) {
+                        endOfStreamRead = true;
+                        return -1;
+                    }
+                    if (failure != null) {
+                        throw new SocketException(failure);
+                    }
+                    headIndex = -1;
+                    count = 0;
+                    bufferDone = false;
+                } else {
+                    headIndex = filled[filledHead];
+                    ByteBuffer head = data[headIndex];
+                    count = Math.min(len, head.remaining());
+                    head.get(b, off, count);
+                    bufferDone = !head.hasRemaining();
+                    if (bufferDone) {
+                        data[headIndex] = null;
+                        filledHead = (filledHead + 1) % filled.length;
+                        filledCount--;
+                    }
+                }
+            }
+            if (headIndex >= 0) {
+                if (bufferDone) {
+                    repost(headIndex);
+                }
+                return count;
+            }
+            long remaining = deadline == 0 ? 0 : deadline - System.nanoTime();
+            if (deadline != 0 && remaining <= 0) {
+                throw new SocketTimeoutException("Read timed out");
+            }
+            queuePair.await(this::readableOrEnded, remaining, false);  // then look again
+        }
+    }
+
+    private synchronized boolean readableOrEnded() {
+        return filledCount > 0 || prefix != null || peerFinished || inputShutdown || failure != null || closed;
+    }
+
+    /** Bytes that can be read without blocking. */
+    synchronized int available() throws IOException {
+        if (closed) {
+            throw new SocketException("Socket closed");
+        }
+        if (inputShutdown) {
+            return 0;
+        }
+        int total = prefix != null ? prefix.length - prefixPosition : 0;
+        for (int i = 0; i < filledCount; i++) {
+            total += data[filled[(filledHead + i) % filled.length]].remaining();
+        }
+        return total;
+    }
+
+    /** Further input is discarded; reads return end of stream. */
+    void shutdown() {
+        int[] release;
+        synchronized (this) {
+            inputShutdown = true;
+            prefix = null;
+            release = new int[filledCount];
+            for (int i = 0; i < filledCount; i++) {
+                release[i] = filled[(filledHead + i) % filled.length];
+                data[release[i]] = null;
+            }
+            filledCount = 0;
+            notifyAll();
+        }
+        for (int index : release) {
+            repost(index);
+        }
+    }
+
+    /** The connection ended because the peer closed TCP. */
+    synchronized void peerClosed() {
+        peerClosed = true;
+        notifyAll();
+    }
+
+    /** The socket closed: wake blocked readers. */
+    synchronized void close() {
+        closed = true;
+        notifyAll();
+    }
+
+    /** Credits owed to the peer, taken to ride on an outgoing message. */
+    synchronized int takeCreditsToReturn() {
+        int credits = Math.min(creditsToReturn, 0xFFFF);
+        creditsToReturn -= credits;
+        return credits;
+    }
+
+    /** Posts a read-out buffer again: one more credit for the peer. */
+    private void repost(int index) {
+        try {
+            queuePair.postInternalReceive(buffers[index].clear(), index, this);
+        } catch (QueuePairClosedException e) {
+            return;  // the connection ended; nothing more will arrive
+        }
+        boolean sendNow;
+        synchronized (this) {
+            creditsToReturn++;
+            sendNow = creditsToReturn >= creditThreshold;
+        }
+        if (sendNow) {
+            output.sendCreditsSoon();
+        }
+    }
+}

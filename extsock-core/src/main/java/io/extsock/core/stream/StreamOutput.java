@@ -1,0 +1,199 @@
+package io.extsock.core.stream;
+
+import io.extsock.core.verbs.QueuePair;
+import io.extsock.core.verbs.QueuePairClosedException;
+import io.extsock.core.verbs.WorkCompleter;
+import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.WorkOpcode;
+import java.io.IOException;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The sending half of an IWARP_MODE socket's stream: each write becomes Sends of at most the
+ * peer's buffer size, each spending one credit (a receive buffer the peer posted). Data needs
+ * two credits, so that the last one is always left for a credit update or FIN: neither side
+ * can end up waiting for credits the other cannot send.
+ *
+ * <p>The application's array goes into the gathering write as it is (no copy of our own), so
+ * {@link #write} returns only when the engine has handed every byte to TCP, as a blocking
+ * socket write does.
+ */
+final class StreamOutput implements WorkCompleter {
+
+    private final QueuePair queuePair;
+    private final int maxPayload;
+    private final ReentrantLock writing = new ReentrantLock();
+    private StreamInput input;
+
+    private int credits;
+    private int sendsOutstanding;
+    private boolean creditUpdateWanted;
+    private boolean finSent;
+    private String failure;
+    private boolean closed;
+
+    StreamOutput(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize) {
+        this.queuePair = queuePair;
+        this.credits = peerReceiveBuffers;
+        this.maxPayload = peerBufferSize - StreamHeader.LENGTH;
+    }
+
+    void connect(StreamInput input) {
+        this.input = input;
+    }
+
+    /** Writes all bytes, blocking while the peer has no buffer for them. */
+    void write(byte[] b, int off, int len) throws IOException {
+        Objects.checkFromIndexSize(off, len, b.length);
+        writing.lock();
+        try {
+            while (len > 0) {
+                int chunk;
+                boolean more;
+                if (!canSend(2)) {
+                    queuePair.transmitPosted();  // what is posted goes out while we wait for credits
+                    queuePair.await(() -> canSend(2), 0, false);
+                }
+                synchronized (this) {
+                    requireOpen();
+                    credits--;
+                    sendsOutstanding++;
+                    chunk = Math.min(len, maxPayload);
+                    // Hold the transmit while more chunks can follow at once: one gathering write.
+                    more = len > chunk && credits >= 2;
+                }
+                post(StreamHeader.DATA, ByteBuffer.wrap(b, off, chunk), !more);
+                off += chunk;
+                len -= chunk;
+            }
+            // The array must not be used after we return: wait until TCP has every byte.
+            queuePair.await(this::allSentOrEnded, 0, false);
+            synchronized (this) {
+                requireOpen();
+            }
+        } finally {
+            writing.unlock();
+        }
+    }
+
+    /** Ends this side's output: a FIN after everything written so far. */
+    void shutdown() throws IOException {
+        writing.lock();
+        try {
+            synchronized (this) {
+                if (finSent) {
+                    return;
+                }
+            }
+            queuePair.await(() -> canSend(1), 0, false);
+            synchronized (this) {
+                requireOpen();
+                credits--;
+                sendsOutstanding++;
+                finSent = true;
+            }
+            post(StreamHeader.FIN, null, true);
+        } finally {
+            writing.unlock();
+        }
+    }
+
+    private synchronized boolean canSend(int creditsNeeded) {
+        return credits >= creditsNeeded || failure != null || closed;
+    }
+
+    private synchronized boolean allSentOrEnded() {
+        return sendsOutstanding == 0 || failure != null || closed;
+    }
+
+    /** The peer posted buffers again. */
+    void creditsReturned(int count) {
+        boolean owed;
+        synchronized (this) {
+            credits += count;
+            owed = creditUpdateWanted;
+            creditUpdateWanted = false;
+            notifyAll();
+        }
+        if (owed) {
+            sendCreditsSoon();
+        }
+    }
+
+    /**
+     * The reader owes the peer credits: send them in a CREDIT message. Never blocks and takes
+     * no write lock (a writer may be blocked waiting for the peer's credits, and the peer for
+     * ours); without a credit to spend, the next credits the peer returns trigger it.
+     */
+    void sendCreditsSoon() {
+        synchronized (this) {
+            // Not stopped by our FIN: after a half-close the peer may go on writing to us.
+            if (failure != null || closed) {
+                return;
+            }
+            if (credits < 1) {
+                creditUpdateWanted = true;
+                return;
+            }
+            credits--;
+            sendsOutstanding++;
+        }
+        try {
+            post(StreamHeader.CREDIT, null, true);
+        } catch (IOException e) {
+            // the connection ended; readers and writers see it
+        }
+    }
+
+    /** One of our stream Sends left (or the connection ended). */
+    @Override
+    public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
+                         int invalidatedStag, String detail) {
+        synchronized (this) {
+            sendsOutstanding--;
+            if (status != CompletionStatus.SUCCESS && failure == null) {
+                failure = detail != null ? detail : status.toString();
+            }
+            notifyAll();
+        }
+    }
+
+    synchronized void fail(String reason) {
+        if (failure == null) {
+            failure = reason;
+        }
+        notifyAll();
+    }
+
+    synchronized void close() {
+        closed = true;
+        notifyAll();
+    }
+
+    private void post(int type, ByteBuffer payload, boolean transmitNow) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(StreamHeader.LENGTH);
+        StreamHeader.put(header, type, input.takeCreditsToReturn());
+        header.flip();
+        ByteBuffer[] message = payload == null ? new ByteBuffer[] {header} : new ByteBuffer[] {header, payload};
+        try {
+            queuePair.postInternalSend(message, message.length, type, this, transmitNow);
+        } catch (QueuePairClosedException e) {
+            synchronized (this) {
+                sendsOutstanding--;
+            }
+            throw new SocketException(e.getMessage());
+        }
+    }
+
+    private void requireOpen() throws SocketException {
+        if (closed) {
+            throw new SocketException("Socket closed");
+        }
+        if (failure != null) {
+            throw new SocketException(failure);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.extsock.core.verbs;
+
+import io.extsock.verbs.CompletionHandler;
+import io.extsock.verbs.CompletionQueue;
+import io.extsock.verbs.WorkCompletion;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The completion queue an application sees: the connection's {@link CompletionRing}, whose
+ * waits receive on the waiting thread ({@link QueuePair#await}) instead of parking until
+ * another thread delivers, so that a completion costs no thread hand-off.
+ */
+final class InlineCompletionQueue implements CompletionQueue {
+
+    private final CompletionRing ring;
+    private final QueuePair queuePair;
+
+    InlineCompletionQueue(CompletionRing ring, QueuePair queuePair) {
+        this.ring = ring;
+        this.queuePair = queuePair;
+    }
+
+    @Override
+    public int poll(CompletionHandler handler, int max) {
+        return ring.poll(handler, max);
+    }
+
+    @Override
+    public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        boolean available = queuePair.await(() -> ring.size() > 0, Math.max(1, unit.toNanos(timeout)), true);
+        if (!available && Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        return available;
+    }
+
+    @Override
+    public WorkCompletion take(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        WorkCompletion[] taken = new WorkCompletion[1];
+        while (true) {
+            if (ring.poll(view -> taken[0] = WorkCompletion.of(view), 1) == 1) {
+                return taken[0];
+            }
+            long remaining = deadline - System.nanoTime();
+            if (remaining <= 0 || !await(remaining, TimeUnit.NANOSECONDS)) {
+                return ring.poll(view -> taken[0] = WorkCompletion.of(view), 1) == 1 ? taken[0] : null;
+            }
+        }
+    }
+
+    @Override
+    public int size() {
+        return ring.size();
+    }
+}

@@ -1,0 +1,236 @@
+package io.extsock.core.verbs;
+
+import io.extsock.verbs.Access;
+import io.extsock.verbs.CompletionQueue;
+import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.IwarpConnection;
+import io.extsock.verbs.IwarpSettings;
+import io.extsock.verbs.MemoryRegion;
+import io.extsock.verbs.ReadRequest;
+import io.extsock.verbs.ReceiveRequest;
+import io.extsock.verbs.RegionSlice;
+import io.extsock.verbs.SendRequest;
+import io.extsock.verbs.WorkCompletion;
+import io.extsock.verbs.WorkOpcode;
+import io.extsock.verbs.WorkRequest;
+import io.extsock.verbs.WriteRequest;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The application's view of one IWARP_MODE connection: turns its reusable request objects into
+ * queue entries, after the local checks (the slices name valid regions of this connection, with
+ * the rights they need, within bounds). A request that fails them is not sent: it completes
+ * with LOCAL_PROTECTION_ERROR, in its turn, and the connection carries on.
+ */
+public final class IwarpConnectionImpl implements IwarpConnection {
+
+    private final QueuePair queuePair;
+    private final MemoryRegistry registry;
+    private final LocalAccessCheck localAccess;
+    private final CompletionQueue completions;
+    private final WorkCompleter toCompletionQueue;
+    private final IwarpSettings settings;
+    private final byte[] peerPrivateData;
+    private volatile boolean streamsOwnSendsAndReceives;
+
+    public IwarpConnectionImpl(QueuePair queuePair, MemoryRegistry registry, CompletionRing ring,
+                               IwarpSettings settings, byte[] peerPrivateData) {
+        this.queuePair = queuePair;
+        this.registry = registry;
+        this.localAccess = new LocalAccessCheck(registry);
+        this.completions = new InlineCompletionQueue(ring, queuePair);
+        this.toCompletionQueue = (tag, opcode, status, length, solicited, invalidated, detail) -> {
+            if (!ring.add(tag, opcode, status, length, solicited, invalidated, detail)) {
+                throw new IllegalStateException("completion queue overflow: the engine admitted more requests"
+                        + " than the queue holds");
+            }
+        };
+        this.settings = settings;
+        this.peerPrivateData = peerPrivateData.clone();
+    }
+
+    /** While the socket's streams run over Sends, the application may not post its own. */
+    public void setStreamsOwnSendsAndReceives(boolean owned) {
+        this.streamsOwnSendsAndReceives = owned;
+    }
+
+    @Override
+    public MemoryRegion register(ByteBuffer buffer, Set<Access> access) throws IOException {
+        requireConnected();
+        return registry.register(buffer, access, false);
+    }
+
+    @Override
+    public MemoryRegion registerPinned(ByteBuffer buffer, Set<Access> access) throws IOException {
+        requireConnected();
+        return registry.register(buffer, access, true);
+    }
+
+    @Override
+    public void post(WorkRequest request) throws IOException {
+        post(request, toCompletionQueue);
+    }
+
+    @Override
+    public CompletableFuture<WorkCompletion> submit(WorkRequest request) {
+        CompletableFuture<WorkCompletion> future = new InlineFuture<>(queuePair);
+        try {
+            post(request, (tag, opcode, status, length, solicited, invalidated, detail) -> future.complete(
+                    new WorkCompletion(tag, opcode, status, length, solicited, invalidated, detail)));
+        } catch (IOException | RuntimeException e) {
+            future.completeExceptionally(e);
+        }
+        return future;
+    }
+
+    @Override
+    public CompletionQueue completions() {
+        return completions;
+    }
+
+    @Override
+    public IwarpSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public byte[] peerPrivateData() {
+        return peerPrivateData.clone();
+    }
+
+    QueuePair queuePair() {
+        return queuePair;
+    }
+
+    private void post(WorkRequest request, WorkCompleter completer) throws IOException {
+        requireConnected();  // before the slice checks: an ended connection's regions are gone too
+        if (request instanceof SendRequest send) {
+            requireSendsAndReceivesAvailable();
+            postSend(send, completer);
+        } else if (request instanceof ReceiveRequest receive) {
+            requireSendsAndReceivesAvailable();
+            postReceive(receive, completer);
+        } else if (request instanceof WriteRequest write) {
+            postWrite(write, completer);
+        } else if (request instanceof ReadRequest read) {
+            postRead(read, completer);
+        } else {
+            throw new IllegalArgumentException("unknown request: " + request);
+        }
+    }
+
+    private void postSend(SendRequest request, WorkCompleter completer) throws IOException {
+        SendWork work = queuePair.newSendWork();
+        work.opcode = WorkOpcode.SEND;
+        work.tag = request.tag();
+        work.completer = completer;
+        work.solicited = request.isSolicited();
+        work.invalidate = request.isInvalidate();
+        work.invalidateStag = request.invalidateStag();
+        gather(work, request.sliceCount(), request::slice);
+        queuePair.postSend(work);
+    }
+
+    private void postWrite(WriteRequest request, WorkCompleter completer) throws IOException {
+        if (request.target() == null) {
+            throw new IllegalArgumentException("an RDMA Write needs a target: WriteRequest.target(remoteBuffer)");
+        }
+        SendWork work = queuePair.newSendWork();
+        work.opcode = WorkOpcode.RDMA_WRITE;
+        work.tag = request.tag();
+        work.completer = completer;
+        work.remoteStag = request.target().stag();
+        work.remoteOffset = request.target().offset();
+        gather(work, request.sliceCount(), request::slice);
+        if (!work.done && work.length > request.target().length()) {
+            throw new IllegalArgumentException("an RDMA Write of " + work.length + " bytes does not fit its target "
+                    + request.target());
+        }
+        queuePair.postSend(work);
+    }
+
+    private void postRead(ReadRequest request, WorkCompleter completer) throws IOException {
+        if (request.source() == null || request.sink() == null) {
+            throw new IllegalArgumentException("an RDMA Read needs a source and a sink: "
+                    + "ReadRequest.source(remoteBuffer).sink(regionSlice)");
+        }
+        RegionSlice sink = request.sink();
+        if (sink.length() > request.source().length()) {
+            throw new IllegalArgumentException("the sink (" + sink.length() + " bytes) is longer than the source "
+                    + request.source());
+        }
+        SendWork work = queuePair.newSendWork();
+        work.opcode = WorkOpcode.RDMA_READ;
+        work.tag = request.tag();
+        work.completer = completer;
+        work.remoteStag = request.source().stag();
+        work.remoteOffset = request.source().offset();
+        work.length = sink.length();
+        String refused = localAccess.check(sink, Access.LOCAL_WRITE);
+        if (refused != null) {
+            work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "RDMA Read sink: " + refused);
+        } else {
+            RegisteredRegion region = (RegisteredRegion) sink.region();
+            work.sinkStag = region.stag();
+            work.sinkOffset = sink.offset();
+            work.sinkBuffer = window(region, sink.offset(), sink.length()).slice();
+        }
+        queuePair.postSend(work);
+    }
+
+    private void postReceive(ReceiveRequest request, WorkCompleter completer) throws IOException {
+        ReceiveWork work = queuePair.newReceiveWork();
+        work.tag = request.tag();
+        work.completer = completer;
+        for (int i = 0; i < request.sliceCount(); i++) {
+            RegionSlice slice = request.slice(i);
+            String refused = localAccess.check(slice, Access.LOCAL_WRITE);
+            if (refused != null) {
+                work.clear();
+                completer.complete(request.tag(), WorkOpcode.RECEIVE, CompletionStatus.LOCAL_PROTECTION_ERROR, 0,
+                        false, 0, "receive buffer " + i + ": " + refused);
+                return;
+            }
+            RegisteredRegion region = (RegisteredRegion) slice.region();
+            work.scatter[work.scatterCount++] = window(region, slice.offset(), slice.length());
+            work.capacity += slice.length();
+        }
+        queuePair.postReceive(work);
+    }
+
+    /** Fills the payload views of a Send or Write; on a failed check, marks the entry failed. */
+    private void gather(SendWork work, int count, java.util.function.IntFunction<RegionSlice> slices) {
+        for (int i = 0; i < count; i++) {
+            RegionSlice slice = slices.apply(i);
+            String refused = localAccess.check(slice, null);
+            if (refused != null) {
+                work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "gather slice " + i + ": " + refused);
+                return;
+            }
+            RegisteredRegion region = (RegisteredRegion) slice.region();
+            work.payload[work.payloadCount++] = window(region, slice.offset(), slice.length());
+            work.length += slice.length();
+        }
+    }
+
+    /** A view of the region of its own: queued requests each keep theirs until they finish. */
+    private static ByteBuffer window(RegisteredRegion region, long offset, int length) {
+        return region.buffer().limit((int) (offset + length)).position((int) offset);
+    }
+
+    private void requireSendsAndReceivesAvailable() {
+        if (streamsOwnSendsAndReceives) {
+            throw new IllegalStateException("the socket's streams run over this connection's Sends and Receives;"
+                    + " set IwarpOptions.STREAMS to false before the switch to post your own");
+        }
+    }
+
+    private void requireConnected() throws IOException {
+        if (!queuePair.isConnected()) {
+            throw new QueuePairClosedException(queuePair.failure());
+        }
+    }
+}

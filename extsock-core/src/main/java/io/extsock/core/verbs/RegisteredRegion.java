@@ -1,0 +1,227 @@
+package io.extsock.core.verbs;
+
+import io.extsock.verbs.Access;
+import io.extsock.verbs.MemoryRegion;
+import io.extsock.verbs.RegionSlice;
+import io.extsock.verbs.RemoteBuffer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One registered region of a connection's {@link MemoryRegistry}: the buffer from its first byte
+ * to its capacity, the rights it was registered with, and the STag that names it.
+ *
+ * <p>Tagged offsets are zero-based (RFC 5040 section 3.2 lets the ULP choose them): TO 0 is the
+ * region's first byte and the region spans TO {@code [0, length)}.
+ *
+ * <p>The region keeps its own duplicate of the buffer, so the application may move the
+ * original's position and limit freely. Heap buffers can be registered, but they are not zero
+ * copy: the engine moves their bytes through a direct buffer.
+ *
+ * <p>A region stops being valid when the application closes it (deregistration) or when the
+ * peer invalidates its STag with a Send with Invalidate (RFC 5040 section 5.3); either way its
+ * STag names nothing from then on.
+ */
+public final class RegisteredRegion implements MemoryRegion {
+
+    private static final int VALID = 0;
+    private static final int INVALIDATED = 1;
+    private static final int DEREGISTERED = 2;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(RegisteredRegion.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final MemoryRegistry registry;
+    private final ByteBuffer memory;
+    private final ByteOrder order;
+    private final int stag;
+    private final Set<Access> access;
+    private final boolean localWrite;
+    private final boolean remoteRead;
+    private final boolean remoteWrite;
+    private final PinnedRange pinnedRange;
+    /** For the engine's receive path: reused for every placement, by one thread. */
+    private final ByteBuffer placementView;
+    /** For the engine's transmit path: reused for every gather entry, by one thread. */
+    private final ByteBuffer transmitView;
+
+    private volatile int state = VALID;
+
+    RegisteredRegion(MemoryRegistry registry, ByteBuffer memory, ByteOrder order, int stag, Set<Access> access,
+            PinnedRange pinnedRange) {
+        this.registry = registry;
+        this.memory = memory;
+        this.order = order;
+        this.stag = stag;
+        this.access = Collections.unmodifiableSet(access.isEmpty() ? EnumSet.noneOf(Access.class)
+                : EnumSet.copyOf(access));
+        this.localWrite = access.contains(Access.LOCAL_WRITE);
+        this.remoteRead = access.contains(Access.REMOTE_READ);
+        this.remoteWrite = access.contains(Access.REMOTE_WRITE);
+        this.pinnedRange = pinnedRange;
+        this.placementView = memory.duplicate();
+        this.transmitView = memory.asReadOnlyBuffer();
+    }
+
+    /** A fresh view of the whole region: position 0, limit = capacity, the original's byte order. */
+    @Override
+    public ByteBuffer buffer() {
+        return memory.duplicate().order(order);
+    }
+
+    @Override
+    public int stag() {
+        return stag;
+    }
+
+    @Override
+    public long length() {
+        return memory.capacity();
+    }
+
+    @Override
+    public Set<Access> access() {
+        return access;
+    }
+
+    /** Whether the pages are locked in RAM: registered pinned and not yet deregistered. */
+    @Override
+    public boolean isPinned() {
+        return pinnedRange != null && state != DEREGISTERED;
+    }
+
+    @Override
+    public boolean isValid() {
+        return state == VALID;
+    }
+
+    /** Whether the region was registered with {@code right}. Allocation-free. */
+    public boolean allows(Access right) {
+        switch (right) {
+            case LOCAL_WRITE:
+                return localWrite;
+            case REMOTE_READ:
+                return remoteRead;
+            case REMOTE_WRITE:
+                return remoteWrite;
+            default:
+                throw new IllegalArgumentException("unknown right " + right);
+        }
+    }
+
+    /** Whether the peer may reach the region at all: the region can be advertised. */
+    public boolean isRemotelyAccessible() {
+        return remoteRead || remoteWrite;
+    }
+
+    /** Whether the region belongs to {@code registry}, that is to its connection. */
+    public boolean belongsTo(MemoryRegistry registry) {
+        return this.registry == registry;
+    }
+
+    @Override
+    public RemoteBuffer remote() {
+        return remote(0, length());
+    }
+
+    /**
+     * @throws IllegalStateException if the region has no remote right, or is no longer valid
+     * @throws IndexOutOfBoundsException if the window does not lie within the region
+     */
+    @Override
+    public RemoteBuffer remote(long offset, long length) {
+        if (!isRemotelyAccessible()) {
+            throw new IllegalStateException("region " + Stag.toString(stag) + " grants neither REMOTE_READ nor"
+                    + " REMOTE_WRITE, so the peer cannot use it; register it with one of them to advertise it");
+        }
+        requireValid();
+        Objects.checkFromIndexSize(offset, length, length());
+        return new RemoteBuffer(stag, offset, length);
+    }
+
+    @Override
+    public RegionSlice slice(long offset, int length) {
+        return new RegionSlice(this, offset, length);
+    }
+
+    /** Deregisters the region; idempotent. */
+    @Override
+    public void close() {
+        registry.deregister(this);
+    }
+
+    /**
+     * The region's bytes {@code [offset, offset + length)} to place incoming data into, as a view
+     * owned by the region and reused on every call: for the connection's receive path, one
+     * thread at a time. Allocation-free. The caller has checked the range (see {@link
+     * RegionPlacementLookup}).
+     */
+    public ByteBuffer placementWindow(long offset, int length) {
+        return window(placementView, offset, length);
+    }
+
+    /**
+     * A read-only view of the region's bytes {@code [offset, offset + length)} to transmit from,
+     * owned by the region and reused on every call: for the connection's transmit path, one
+     * thread at a time. Allocation-free.
+     */
+    public ByteBuffer transmitWindow(long offset, int length) {
+        return window(transmitView, offset, length);
+    }
+
+    private ByteBuffer window(ByteBuffer view, long offset, int length) {
+        Objects.checkFromIndexSize(offset, length, length());
+        int start = (int) offset;
+        view.limit(start + length).position(start);
+        return view;
+    }
+
+    PinnedRange pinnedRange() {
+        return pinnedRange;
+    }
+
+    /**
+     * Marks a Send with Invalidate; true when the region was valid. A compare-and-set, because
+     * the receive path calls it while an application thread may be deregistering.
+     */
+    boolean markInvalidated() {
+        return STATE.compareAndSet(this, VALID, INVALIDATED);
+    }
+
+    /** Marks deregistration; false when already deregistered. Called by the registry under its lock. */
+    boolean markDeregistered() {
+        return (int) STATE.getAndSet(this, DEREGISTERED) != DEREGISTERED;
+    }
+
+    boolean isDeregistered() {
+        return state == DEREGISTERED;
+    }
+
+    private void requireValid() {
+        int now = state;
+        if (now != VALID) {
+            throw new IllegalStateException("region " + Stag.toString(stag) + " was "
+                    + (now == INVALIDATED ? "invalidated by the peer" : "deregistered") + "; register the buffer again");
+        }
+    }
+
+    @Override
+    public String toString() {
+        int now = state;
+        return "RegisteredRegion[stag=" + Stag.toString(stag) + ", length=" + length() + ", access=" + access
+                + (pinnedRange != null ? ", pinned" : "") + (memory.isDirect() ? "" : ", heap")
+                + (now == VALID ? "" : now == INVALIDATED ? ", invalidated" : ", deregistered") + "]";
+    }
+}

@@ -1,0 +1,282 @@
+package io.extsock.core.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.extsock.ExtendedServerSocket;
+import io.extsock.ExtendedSocket;
+import io.extsock.IwarpNegotiationException;
+import io.extsock.IwarpOptions;
+import io.extsock.IwarpOptions.ReadyToReceive;
+import io.extsock.verbs.IwarpSettings;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketOption;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The switch to IWARP_MODE: when it can happen, what it keeps, what the options change, and how
+ * it fails (with a typed exception and the socket closed, never half switched).
+ */
+@Timeout(60)
+class ModeSwitchTest {
+
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+
+    @Test
+    @DisplayName("IWARP_MODE set before connect, and on the server socket: both ends switch by themselves")
+    void switchBeforeConnectAndOnTheServerSocket() throws Exception {
+        try (ExtendedServerSocket server = new ExtendedServerSocket()) {
+            server.setOption(IwarpOptions.IWARP_MODE, true);
+            server.bind(new java.net.InetSocketAddress(LOOPBACK, 0));
+            CompletableFuture<String> served = CompletableFuture.supplyAsync(() -> {
+                try (Socket accepted = server.accept()) {
+                    assertTrue(accepted.getOption(IwarpOptions.IWARP_MODE));
+                    String line = new DataInputStream(accepted.getInputStream()).readUTF();
+                    accepted.getOutputStream().write(("echo " + line).getBytes(StandardCharsets.UTF_8));
+                    accepted.shutdownOutput();
+                    return line;
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            try (ExtendedSocket client = new ExtendedSocket()) {
+                client.setOption(IwarpOptions.IWARP_MODE, true);
+                client.connect(server.getLocalSocketAddress());
+                assertTrue(client.iwarp().settings().initiator());
+                new java.io.DataOutputStream(client.getOutputStream()).writeUTF("ping");
+                assertEquals("echo ping", new String(client.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+            }
+            assertEquals("ping", served.get(20, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    @DisplayName("Bytes written before the switch stay readable first, on both sides")
+    void bytesBeforeTheSwitchStayReadableFirst() throws Exception {
+        try (ExtendedServerSocket server = new ExtendedServerSocket(0, 50, LOOPBACK);
+             ExtendedSocket client = new ExtendedSocket(LOOPBACK, server.getLocalPort());
+             ExtendedSocket accepted = server.accept()) {
+            // Each side writes in plain TCP and switches at once, without reading first.
+            client.getOutputStream().write("from the client, before".getBytes(StandardCharsets.US_ASCII));
+            accepted.getOutputStream().write("from the server, before".getBytes(StandardCharsets.US_ASCII));
+            switchBoth(client, accepted);
+            client.getOutputStream().write(" and after".getBytes(StandardCharsets.US_ASCII));
+            client.shutdownOutput();
+            accepted.getOutputStream().write(" and after".getBytes(StandardCharsets.US_ASCII));
+            accepted.shutdownOutput();
+            assertEquals("from the client, before and after", text(accepted.getInputStream()));
+            assertEquals("from the server, before and after", text(client.getInputStream()));
+        }
+    }
+
+    @Test
+    @DisplayName("RFC 6581 peer-to-peer mode: a server that speaks first works")
+    void serverSpeaksFirst() throws Exception {
+        try (IwarpPair pair = IwarpPair.open()) {
+            pair.accepted.getOutputStream().write("220 ready\r\n".getBytes(StandardCharsets.US_ASCII));
+            byte[] greeting = new byte[11];
+            new DataInputStream(pair.client.getInputStream()).readFully(greeting);
+            assertEquals("220 ready\r\n", new String(greeting, StandardCharsets.US_ASCII));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ReadyToReceive.class)
+    @DisplayName("Every ready-to-receive kind (and none) gets both sides talking")
+    void everyReadyToReceiveKind(ReadyToReceive kind) throws Exception {
+        Map<SocketOption<?>, Object> options = Map.of(IwarpOptions.READY_TO_RECEIVE, kind);
+        try (IwarpPair pair = IwarpPair.open(options, options)) {
+            assertEchoWorks(pair);
+        }
+    }
+
+    @Test
+    @DisplayName("Options shape the negotiation: CRC, markers, revision, IRD/ORD, FPDU size, private data")
+    void optionsShapeTheNegotiation() throws Exception {
+        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.CRC, false),
+                Map.of(IwarpOptions.CRC, false))) {
+            assertFalse(pair.clientVerbs().settings().crc());
+            assertEchoWorks(pair);
+        }
+        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.CRC, true), Map.of(IwarpOptions.CRC, false))) {
+            assertTrue(pair.serverVerbs().settings().crc(), "CRC is on when either side asks");
+        }
+        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.MARKERS, true), Map.of())) {
+            IwarpSettings client = pair.clientVerbs().settings();
+            IwarpSettings server = pair.serverVerbs().settings();
+            assertTrue(client.markersReceived() && !client.markersSent());
+            assertTrue(server.markersSent() && !server.markersReceived());
+            assertEchoWorks(pair);
+        }
+        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.MPA_REVISION, 1), Map.of())) {
+            assertEquals(1, pair.clientVerbs().settings().mpaRevision());
+            assertEchoWorks(pair);
+        }
+        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.IRD, 3, IwarpOptions.ORD, 5),
+                Map.of(IwarpOptions.IRD, 4, IwarpOptions.ORD, 2))) {
+            IwarpSettings client = pair.clientVerbs().settings();
+            assertTrue(client.ord() <= 4, "the client may not read more at once than the server serves");
+            assertTrue(pair.serverVerbs().settings().ord() <= 3);
+        }
+        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.MAX_FPDU_SIZE, 200),
+                Map.of(IwarpOptions.MAX_FPDU_SIZE, 9000))) {
+            assertEquals(200, pair.clientVerbs().settings().maxFpduSize());
+            assertEchoWorks(pair);
+        }
+        byte[] hello = "hello, peer".getBytes(StandardCharsets.US_ASCII);
+        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.PRIVATE_DATA, hello), Map.of())) {
+            assertArrayEquals(hello, pair.serverVerbs().peerPrivateData());
+            assertArrayEquals(new byte[0], pair.clientVerbs().peerPrivateData());
+        }
+    }
+
+    @Test
+    void optionValuesAreChecked() throws Exception {
+        try (ExtendedSocket socket = new ExtendedSocket()) {
+            assertThrows(IllegalArgumentException.class, () -> socket.setOption(IwarpOptions.IRD, -1));
+            assertThrows(IllegalArgumentException.class, () -> socket.setOption(IwarpOptions.MPA_REVISION, 3));
+            assertThrows(IllegalArgumentException.class, () -> socket.setOption(IwarpOptions.MAX_FPDU_SIZE, 10));
+            assertThrows(IllegalArgumentException.class, () -> socket.setOption(IwarpOptions.PRIVATE_DATA, new byte[300]));
+            assertEquals(1448, socket.getOption(IwarpOptions.MAX_FPDU_SIZE));
+            assertEquals(ReadyToReceive.ZERO_LENGTH_WRITE, socket.getOption(IwarpOptions.READY_TO_RECEIVE));
+        }
+    }
+
+    // ---- failures -----------------------------------------------------------------------
+
+    @Test
+    @DisplayName("A peer that echoes (not in IWARP_MODE) is named at once; the socket is closed")
+    void echoingPeer() throws Exception {
+        IwarpNegotiationException e = switchAgainstPlainPeer(socket -> {
+            byte[] buffer = new byte[64];
+            for (int n; (n = socket.getInputStream().read(buffer)) > 0; ) {
+                socket.getOutputStream().write(buffer, 0, n);
+            }
+        }, 10_000);
+        assertEquals(IwarpNegotiationException.Reason.NOT_AN_IWARP_PEER, e.reason());
+        assertTrue(e.getMessage().contains("echoes"), e.getMessage());
+    }
+
+    @Test
+    @DisplayName("A peer that answers with text and closes: the text is in the message")
+    void peerAnsweringWithText() throws Exception {
+        IwarpNegotiationException e = switchAgainstPlainPeer(socket -> {
+            socket.getOutputStream().write("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            socket.close();
+        }, 10_000);
+        assertEquals(IwarpNegotiationException.Reason.NOT_AN_IWARP_PEER, e.reason());
+        assertTrue(e.getMessage().contains("HTTP/1.1 400 Bad Request"), e.getMessage());
+    }
+
+    @Test
+    @DisplayName("A silent peer: the MPA timeout")
+    void silentPeer() throws Exception {
+        IwarpNegotiationException e = switchAgainstPlainPeer(socket -> {
+            socket.getInputStream().readNBytes(1);
+            Thread.sleep(3_000);
+        }, 300);
+        assertEquals(IwarpNegotiationException.Reason.TIMEOUT, e.reason());
+        assertTrue(e.getMessage().contains("300 ms"), e.getMessage());
+    }
+
+    @Test
+    @DisplayName("A peer that just closes")
+    void peerThatCloses() throws Exception {
+        IwarpNegotiationException e = switchAgainstPlainPeer(Socket::close, 10_000);
+        assertEquals(IwarpNegotiationException.Reason.CONNECTION_CLOSED, e.reason());
+    }
+
+    @Test
+    @DisplayName("An accepted socket's switch fails on its first use, not in accept()")
+    void failedSwitchOfAnAcceptedSocket() throws Exception {
+        try (ExtendedServerSocket server = new ExtendedServerSocket()) {
+            server.setOption(IwarpOptions.IWARP_MODE, true);
+            server.setOption(IwarpOptions.MPA_TIMEOUT, 300);
+            server.bind(new java.net.InetSocketAddress(LOOPBACK, 0));
+            try (Socket plainClient = new Socket(LOOPBACK, server.getLocalPort());
+                 ExtendedSocket accepted = server.accept()) {
+                plainClient.getOutputStream().write("not MPA at all".getBytes(StandardCharsets.US_ASCII));
+                IwarpNegotiationException e = assertThrows(IwarpNegotiationException.class,
+                        () -> accepted.getInputStream().read());
+                assertTrue(e.getMessage().contains("not MPA at all"), e.getMessage());
+                assertTrue(accepted.isClosed());
+            }
+            assertFalse(server.isClosed(), "the server socket carries on");
+        }
+    }
+
+    private interface PlainPeer {
+        void serve(Socket socket) throws Exception;
+    }
+
+    private static IwarpNegotiationException switchAgainstPlainPeer(PlainPeer peer, int mpaTimeoutMillis)
+            throws Exception {
+        try (ServerSocket plain = new ServerSocket(0, 1, LOOPBACK)) {
+            CompletableFuture<Void> serving = CompletableFuture.runAsync(() -> {
+                try (Socket socket = plain.accept()) {
+                    peer.serve(socket);
+                } catch (Exception ignored) {
+                    // the peer's own fate does not matter here
+                }
+            });
+            ExtendedSocket client = new ExtendedSocket(LOOPBACK, plain.getLocalPort());
+            client.setOption(IwarpOptions.MPA_TIMEOUT, mpaTimeoutMillis);
+            IwarpNegotiationException e = assertThrows(IwarpNegotiationException.class,
+                    () -> client.setOption(IwarpOptions.IWARP_MODE, true));
+            assertTrue(client.isClosed(), "never half switched: the socket is closed");
+            serving.get(10, TimeUnit.SECONDS);
+            return e;
+        }
+    }
+
+    private static void switchBoth(ExtendedSocket client, ExtendedSocket accepted) throws Exception {
+        CompletableFuture<Void> responder = CompletableFuture.runAsync(() -> {
+            try {
+                accepted.setOption(IwarpOptions.IWARP_MODE, true);
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        client.setOption(IwarpOptions.IWARP_MODE, true);
+        responder.get(20, TimeUnit.SECONDS);
+    }
+
+    private static void assertEchoWorks(IwarpPair pair) throws Exception {
+        byte[] message = new byte[100_000];
+        new java.util.SplittableRandom(5).nextBytes(message);
+        CompletableFuture<Void> echo = CompletableFuture.runAsync(() -> {
+            try {
+                InputStream in = pair.accepted.getInputStream();
+                OutputStream out = pair.accepted.getOutputStream();
+                out.write(in.readNBytes(message.length));
+            } catch (IOException e) {
+                throw new RuntimeException(e);
+            }
+        });
+        pair.client.getOutputStream().write(message);
+        byte[] back = new DataInputStream(pair.client.getInputStream()).readNBytes(message.length);
+        echo.get(20, TimeUnit.SECONDS);
+        assertArrayEquals(message, back);
+    }
+
+    private static String text(InputStream in) throws IOException {
+        return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
+    }
+}

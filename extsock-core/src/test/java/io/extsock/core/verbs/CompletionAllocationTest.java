@@ -1,0 +1,158 @@
+package io.extsock.core.verbs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.extsock.verbs.CompletionHandler;
+import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.CompletionView;
+import io.extsock.verbs.WorkCompletion;
+import io.extsock.verbs.WorkOpcode;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The steady state allocates nothing on the completion path, as counted by
+ * {@code com.sun.management.ThreadMXBean#getCurrentThreadAllocatedBytes} (reached by method
+ * handle: the test is compiled inside the io.extsock.core module, which does not read
+ * jdk.management). Only {@code take}, which returns a new {@link WorkCompletion}, allocates.
+ */
+class CompletionAllocationTest {
+
+    private static final int OPERATIONS = 20_000;
+    private static final String DETAIL = "peer sent Terminate: remote access error";
+    private static MethodHandle allocatedBytes;
+    private static long measuringCost;
+
+    @BeforeAll
+    static void allocationCounter() throws Throwable {
+        Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
+                .invoke(null);
+        Class<?> counting = Class.forName("com.sun.management.ThreadMXBean");
+        assumeTrue(counting.isInstance(threads) && (boolean) counting.getMethod("isThreadAllocatedMemorySupported")
+                .invoke(threads), "this JVM does not count allocations per thread");
+        counting.getMethod("setThreadAllocatedMemoryEnabled", boolean.class).invoke(threads, true);
+        allocatedBytes = MethodHandles.publicLookup()
+                .findVirtual(counting, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class))
+                .bindTo(threads);
+        measuringCost = Long.MAX_VALUE;
+        for (int i = 0; i < 50; i++) {
+            long before = allocated();
+            measuringCost = Math.min(measuringCost, allocated() - before);
+        }
+    }
+
+    private static long allocated() {
+        try {
+            return (long) allocatedBytes.invokeExact();
+        } catch (Throwable e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    @Test
+    void addAndPollOneAtATimeAllocatesNothing() {
+        CompletionRing ring = new CompletionRing(64);
+        TagSum handler = new TagSum();
+        addAndPoll(ring, handler, 1);
+        long before = allocated();
+        long polled = addAndPoll(ring, handler, 1);
+        long allocated = allocated() - before - measuringCost;
+        assertEquals(OPERATIONS, polled);
+        assertEquals(0, allocated, "octets allocated for " + OPERATIONS + " completions added and polled");
+    }
+
+    @Test
+    void addAndPollInBatchesOf16AllocatesNothing() {
+        CompletionRing ring = new CompletionRing(64);
+        TagSum handler = new TagSum();
+        addAndPoll(ring, handler, 16);
+        long before = allocated();
+        long polled = addAndPoll(ring, handler, 16);
+        long allocated = allocated() - before - measuringCost;
+        assertEquals(OPERATIONS, polled);
+        assertEquals(0, allocated, "octets allocated for " + OPERATIONS + " completions added and polled");
+    }
+
+    @Test
+    void failuresWithTheirDetailAndAwaitAllocateNothing() throws InterruptedException {
+        CompletionRing ring = new CompletionRing(8, 0);
+        DetailLength handler = new DetailLength();
+        addAwaitAndPollFailures(ring, handler);
+        long before = allocated();
+        long octets = addAwaitAndPollFailures(ring, handler);
+        long allocated = allocated() - before - measuringCost;
+        assertEquals((long) OPERATIONS * DETAIL.length(), octets);
+        assertEquals(0, allocated, "octets allocated for " + OPERATIONS + " failures");
+    }
+
+    @Test
+    void takeAllocatesOnlyItsWorkCompletion() throws InterruptedException {
+        CompletionRing ring = new CompletionRing(8);
+        addAndTake(ring);
+        long before = allocated();
+        long taken = addAndTake(ring);
+        long allocated = allocated() - before - measuringCost;
+        assertEquals(OPERATIONS, taken);
+        assertTrue(allocated > 0, "the counter sees the WorkCompletions");
+        assertTrue(allocated <= OPERATIONS * 64L, allocated + " octets for " + OPERATIONS + " takes");
+    }
+
+    private static long addAndPoll(CompletionRing ring, TagSum handler, int batch) {
+        long polled = 0;
+        for (int i = 0; i < OPERATIONS; i += batch) {
+            for (int j = 0; j < batch; j++) {
+                ring.add(i + j, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 1448, false, 0, null);
+            }
+            polled += ring.poll(handler, batch);
+        }
+        return polled;
+    }
+
+    private static long addAwaitAndPollFailures(CompletionRing ring, DetailLength handler)
+            throws InterruptedException {
+        handler.octets = 0;
+        for (int i = 0; i < OPERATIONS; i++) {
+            ring.add(i, WorkOpcode.RDMA_READ, CompletionStatus.REMOTE_ACCESS_ERROR, 0, false, 0, DETAIL);
+            if (ring.await(1, TimeUnit.SECONDS)) {
+                ring.poll(handler, 1);
+            }
+        }
+        return handler.octets;
+    }
+
+    private static long addAndTake(CompletionRing ring) throws InterruptedException {
+        long taken = 0;
+        for (int i = 0; i < OPERATIONS; i++) {
+            ring.add(i, WorkOpcode.SEND, CompletionStatus.SUCCESS, 64, false, 0, null);
+            if (ring.take(0, TimeUnit.SECONDS).tag() == i) {
+                taken++;
+            }
+        }
+        return taken;
+    }
+
+    /** A handler that keeps nothing but a sum, as an application's polling loop would. */
+    private static final class TagSum implements CompletionHandler {
+        long sum;
+
+        @Override
+        public void onCompletion(CompletionView completion) {
+            sum += completion.tag();
+        }
+    }
+
+    private static final class DetailLength implements CompletionHandler {
+        long octets;
+
+        @Override
+        public void onCompletion(CompletionView completion) {
+            octets += completion.detail().length();
+        }
+    }
+}
