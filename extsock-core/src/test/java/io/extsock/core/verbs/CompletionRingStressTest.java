@@ -33,7 +33,9 @@ class CompletionRingStressTest {
 
     /**
      * One completion in flight at a time, bounced between two threads through two rings: each
-     * hop is a fresh race between a producer's add and a consumer about to park.
+     * hop is a fresh race between a producer's add and a consumer about to park. The echo comes
+     * back after a random delay of up to twice the spin time, so that it lands, round after
+     * round, at every point of the waiter's passage from spinning to parked.
      */
     @ParameterizedTest
     @ValueSource(longs = {0, 1_000, CompletionRing.DEFAULT_SPIN_NANOS})
@@ -43,6 +45,7 @@ class CompletionRingStressTest {
         CompletionRing back = new CompletionRing(1, spinNanos);
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         Thread ponger = new Thread(() -> {
+            SplittableRandom random = new SplittableRandom(rounds);
             try {
                 for (int round = 0; round < rounds; round++) {
                     WorkCompletion ping = there.take(PATIENCE_SECONDS, TimeUnit.SECONDS);
@@ -50,6 +53,7 @@ class CompletionRingStressTest {
                         failures.add("lost wake-up: take timed out in round " + round);
                         return;
                     }
+                    busyWait(random.nextLong(2 * spinNanos + 1));
                     if (!back.add(ping.tag(), WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null)) {
                         failures.add("back full in round " + round);
                     }
@@ -131,6 +135,13 @@ class CompletionRingStressTest {
         assertEquals(posted.get(), ring.consumed());
         assertEquals(0, ring.size());
         assertFalse(ring.consumersRegistered());
+    }
+
+    private static void busyWait(long nanos) {
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < nanos) {
+            Thread.onSpinWait();
+        }
     }
 
     /**
