@@ -336,7 +336,7 @@ public final class CompletionRing implements CompletionQueue {
         }
         into.set(tags[index], OPCODES[opcodes[index]], STATUSES[statuses[index]], byteLengths[index],
                 solicited[index], invalidatedStags[index], details[index]);
-        details[index] = null; // the ring keeps no garbage alive
+        details[index] = null; // a consumed slot keeps no garbage alive
         SEQUENCES.setRelease(sequences, index, position + mask + 1);
         // After the slot is free: consumed() must never promise a slot a producer cannot have yet.
         HEAD.setRelease(this, position + 1);
