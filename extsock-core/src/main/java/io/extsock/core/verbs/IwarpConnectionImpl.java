@@ -32,6 +32,9 @@ public final class IwarpConnectionImpl implements IwarpConnection {
     private final LocalAccessCheck localAccess;
     private final CompletionQueue completions;
     private final WorkCompleter toCompletionQueue;
+    private final CompletionRing ring;
+    /** Requests posted to report to the completion queue; with ring.consumed(), its occupancy. */
+    private final java.util.concurrent.atomic.AtomicLong postedToQueue = new java.util.concurrent.atomic.AtomicLong();
     private final IwarpSettings settings;
     private final byte[] peerPrivateData;
     private volatile boolean streamsOwnSendsAndReceives;
@@ -41,6 +44,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
         this.queuePair = queuePair;
         this.registry = registry;
         this.localAccess = new LocalAccessCheck(registry);
+        this.ring = ring;
         this.completions = new InlineCompletionQueue(ring, queuePair);
         this.toCompletionQueue = (tag, opcode, status, length, solicited, invalidated, detail) -> {
             if (!ring.add(tag, opcode, status, length, solicited, invalidated, detail)) {
@@ -69,9 +73,29 @@ public final class IwarpConnectionImpl implements IwarpConnection {
         return registry.register(buffer, access, true);
     }
 
+    /**
+     * Posts a request that reports to the completion queue. Each such request holds a slot of
+     * the queue until its completion is polled, so that no completion ever finds it full.
+     *
+     * @throws IllegalStateException when the queue's capacity is taken: poll completions first
+     */
     @Override
     public void post(WorkRequest request) throws IOException {
-        post(request, toCompletionQueue);
+        long occupied = postedToQueue.incrementAndGet() - ring.consumed();
+        if (occupied > ring.capacity()) {
+            postedToQueue.decrementAndGet();
+            throw new IllegalStateException("the completion queue is full: " + ring.capacity()
+                    + " requests posted and not yet polled; poll completions before posting more");
+        }
+        boolean posted = false;
+        try {
+            post(request, toCompletionQueue);
+            posted = true;
+        } finally {
+            if (!posted) {
+                postedToQueue.decrementAndGet();
+            }
+        }
     }
 
     @Override
