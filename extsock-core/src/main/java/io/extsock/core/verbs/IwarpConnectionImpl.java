@@ -197,10 +197,8 @@ public final class IwarpConnectionImpl implements IwarpConnection {
         if (refused != null) {
             work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "RDMA Read sink: " + refused);
         } else {
-            RegisteredRegion region = (RegisteredRegion) sink.region();
-            work.sinkStag = region.stag();
+            work.sinkRegion = (RegisteredRegion) sink.region();
             work.sinkOffset = sink.offset();
-            work.sinkBuffer = window(region, sink.offset(), sink.length()).slice();
         }
         queuePair.postSend(work);
     }
@@ -218,9 +216,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
                         false, 0, "receive buffer " + i + ": " + refused);
                 return;
             }
-            RegisteredRegion region = (RegisteredRegion) slice.region();
-            work.scatter[work.scatterCount++] = window(region, slice.offset(), slice.length());
-            work.capacity += slice.length();
+            work.addPiece((RegisteredRegion) slice.region(), slice.offset(), slice.length());
         }
         queuePair.postReceive(work);
     }
@@ -234,15 +230,8 @@ public final class IwarpConnectionImpl implements IwarpConnection {
                 work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "gather slice " + i + ": " + refused);
                 return;
             }
-            RegisteredRegion region = (RegisteredRegion) slice.region();
-            work.payload[work.payloadCount++] = window(region, slice.offset(), slice.length());
-            work.length += slice.length();
+            work.addPiece((RegisteredRegion) slice.region(), slice.offset(), slice.length());
         }
-    }
-
-    /** A view of the region of its own: queued requests each keep theirs until they finish. */
-    private static ByteBuffer window(RegisteredRegion region, long offset, int length) {
-        return region.buffer().limit((int) (offset + length)).position((int) offset);
     }
 
     private void requireSendsAndReceivesAvailable() {
