@@ -13,6 +13,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.EnumSet;
@@ -55,6 +56,22 @@ final class Proof {
         MessageDigest digest = sha256();
         digest.update(buffer.duplicate().clear().limit(length));
         return HexFormat.of().formatHex(digest.digest());
+    }
+
+    /** SHA-256 of a file's first {@code size} bytes, read through the file (not a mapping). */
+    static byte[] sha256Of(FileChannel file, long size) throws IOException {
+        MessageDigest digest = sha256();
+        ByteBuffer chunk = ByteBuffer.allocateDirect(8 << 20);
+        for (long at = 0; at < size; ) {
+            chunk.clear().limit((int) Math.min(chunk.capacity(), size - at));
+            int n = file.read(chunk, at);
+            if (n < 0) {
+                throw new IOException("the file ends at " + at + " of " + size + " bytes");
+            }
+            at += n;
+            digest.update(chunk.flip());
+        }
+        return digest.digest();
     }
 
     static byte[] bytes(ByteBuffer buffer, int offset, int length) {
