@@ -37,7 +37,9 @@ import java.util.concurrent.TimeUnit;
  * one line each:
  * <pre>
  *   C &lt;tag&gt; &lt;opcode&gt; &lt;status&gt; &lt;length&gt; &lt;solicited&gt; &lt;invalidated STag, hex&gt; &lt;detail&gt;   a completion
- *   SHA &lt;tag&gt; &lt;hex&gt;        SHA-256 of what a Receive got, or (tag "target") of a written region
+ *   DESCRIPTOR &lt;status&gt;   how the Send of its region's descriptor completed
+ *   SHA &lt;tag&gt; &lt;hex&gt;        SHA-256 of what a Receive got; "target": of the region the test
+ *                          wrote into; "expected": what the test's Send says it must be
  *   VALID &lt;bool&gt;           whether the advertised region is still valid
  *   UNTOUCHED &lt;bool&gt;       whether the advertised region still holds only zeros
  *   INVALIDATED / DEREGISTERED   the region is dead (answers to a Send with Invalidate, to DEREGISTER)
