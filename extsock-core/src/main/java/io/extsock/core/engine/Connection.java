@@ -162,6 +162,7 @@ final class Connection implements QueuePair.Driver {
                 transmitRequested = false;
                 transmitWhilePossible();
             } catch (IOException e) {
+                abandonGather("sending failed: " + e.getMessage());
                 lost("sending failed: " + e.getMessage());
             } finally {
                 transmitLock.unlock();
@@ -174,7 +175,11 @@ final class Connection implements QueuePair.Driver {
     }
 
     private void transmitWhilePossible() throws IOException {
-        while (!closed) {
+        while (true) {
+            if (closed) {
+                abandonGather(null);
+                return;
+            }
             if (gather.count() > 0) {
                 if (!writeGather()) {
                     writeBlocked = true;
@@ -523,6 +528,15 @@ final class Connection implements QueuePair.Driver {
             // closing: nothing left to tell
         }
         endListener.connectionEnded(endedByPeerClose, queuePair.failure());
+        // A gather stuck behind backpressure will never go out: flush its requests. (A thread
+        // writing right now finds the channel closed and does the same.)
+        if (transmitLock.tryLock()) {
+            try {
+                abandonGather(null);
+            } finally {
+                transmitLock.unlock();
+            }
+        }
         signalWaiters();
         progress.execute(this::closeInlineSelector);
     }
@@ -546,6 +560,14 @@ final class Connection implements QueuePair.Driver {
 
     boolean isClosed() {
         return closed;
+    }
+
+    /** Holding the transmit lock: a gather that will never go out whole; its requests flush. */
+    private void abandonGather(String reason) {
+        if (gather.count() > 0) {
+            gather.reset();
+            queuePair.transmitAborted(reason);
+        }
     }
 
     private int readInterest() {

@@ -417,7 +417,7 @@ public final class QueuePair implements SegmentSink {
             terminateToSend = new TerminateHeader().reset(refused);
             end("terminated by this side: " + ReadSourceCheck.describe(refused, read.sourceStag,
                     read.sourceTaggedOffset, read.size) + " (the region was deregistered before the response)",
-                    CompletionStatus.FLUSHED, null);
+                    CompletionStatus.FLUSHED, null, null);
             return false;
         }
         read.source = registry.lookup(read.sourceStag);
@@ -834,7 +834,7 @@ public final class QueuePair implements SegmentSink {
             if (send) {
                 terminateToSend = terminate;
             }
-            end(reason, receiveStatus, null);
+            end(reason, receiveStatus, null, null);
         }
         if (send) {
             driver.transmitPending();
@@ -850,20 +850,43 @@ public final class QueuePair implements SegmentSink {
         String reason = "terminated by the peer: " + (cause != null ? cause.description()
                 : String.format("layer %d, type %d, code 0x%02x", terminate.layer(), terminate.errorType(),
                         terminate.errorCode()));
-        CompletionStatus readStatus = cause != null && cause.layer() == ErrorLayer.RDMAP && cause.errorType() == 1
-                || cause != null && cause.layer() == ErrorLayer.DDP && cause.errorType() == 1
-                ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.REMOTE_OPERATION_ERROR;
         synchronized (lock) {
-            end(reason, CompletionStatus.FLUSHED, readStatus);
+            SendWork culprit = readTheTerminateIsAbout(terminate);
+            CompletionStatus culpritStatus = cause != null && cause.layer() == ErrorLayer.RDMAP && cause.errorType() == 1
+                    ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.REMOTE_OPERATION_ERROR;
+            end(reason, CompletionStatus.FLUSHED, culprit, culpritStatus);
         }
         driver.closeRequested();
+    }
+
+    /**
+     * The outstanding RDMA Read a peer's Terminate is about (RFC 5040 section 4.8): the one its
+     * copied Read Request header names, else, for an RDMAP remote protection error (which only a
+     * Read Request of ours can cause), the oldest; none for other errors (our Writes and Sends
+     * left already). Called under the lock.
+     */
+    private SendWork readTheTerminateIsAbout(TerminateHeader terminate) {
+        if (terminate.hasTerminatedReadRequest()) {
+            ReadRequestHeader copied = terminate.terminatedReadRequest();
+            for (SendWork read : outstandingReads) {
+                if (read.sinkRegion != null && read.sinkRegion.stag() == copied.sinkStag()
+                        && read.sinkOffset == copied.sinkTaggedOffset() && read.length == copied.readSize()) {
+                    return read;
+                }
+            }
+        }
+        TerminateCause cause = terminate.cause();
+        if (cause != null && cause.layer() == ErrorLayer.RDMAP && cause.errorType() == 1) {
+            return outstandingReads.peek();
+        }
+        return null;
     }
 
     /** The connection broke under us (reset, end of stream, I/O error). */
     public void connectionLost(String reason) {
         synchronized (lock) {
             if (state == QueuePairState.CONNECTED) {
-                end(reason, CompletionStatus.FLUSHED, CompletionStatus.FLUSHED);
+                end(reason, CompletionStatus.FLUSHED, null, null);
             }
         }
     }
@@ -872,30 +895,44 @@ public final class QueuePair implements SegmentSink {
     public void close() {
         synchronized (lock) {
             if (state == QueuePairState.CONNECTED) {
-                end("the connection was closed", CompletionStatus.FLUSHED, CompletionStatus.FLUSHED);
+                end("the connection was closed", CompletionStatus.FLUSHED, null, null);
             }
         }
     }
 
     /**
-     * Ends the connection: every request not yet done completes, with {@code readStatus} for
-     * the outstanding RDMA Reads (the peer's Terminate may be about them) and FLUSHED or
-     * {@code receiveStatus} for the rest. Called under the lock.
+     * The gathering write that {@link #frame} filled will not go out whole (the connection
+     * broke or closed): the requests whose last bytes were in it are flushed.
      */
-    private void end(String reason, CompletionStatus receiveStatus, CompletionStatus readStatus) {
+    public void transmitAborted(String reason) {
+        lentViews.returnAll();
+        synchronized (lock) {
+            for (SendWork work : lastSegmentInGather) {
+                work.finish(CompletionStatus.FLUSHED, reason != null ? reason : failure);
+            }
+            lastSegmentInGather.clear();
+            deliverSendCompletions();
+        }
+    }
+
+    /**
+     * Ends the connection: every request not yet done completes: the {@code culprit} (the Read
+     * a peer's Terminate is about) with {@code culpritStatus}, the Receive being filled with
+     * {@code receiveStatus}, the rest FLUSHED. Requests whose last bytes are in the gathering
+     * write being written wait for it: {@link #transmitted} completes them (they went out) or
+     * {@link #transmitAborted} flushes them. Called under the lock.
+     */
+    private void end(String reason, CompletionStatus receiveStatus, SendWork culprit, CompletionStatus culpritStatus) {
         if (state != QueuePairState.CONNECTED) {
             return;
         }
         state = QueuePairState.ERROR;
         failure = reason;
         for (SendWork work : inFlight) {
-            if (!work.done) {
-                boolean read = work.opcode == WorkOpcode.RDMA_READ && outstandingReads.contains(work);
-                CompletionStatus status = read && readStatus != null ? readStatus : CompletionStatus.FLUSHED;
-                work.finish(status, reason);
+            if (!work.done && !lastSegmentInGather.contains(work)) {
+                work.finish(work == culprit ? culpritStatus : CompletionStatus.FLUSHED, reason);
             }
         }
-        lastSegmentInGather.clear();
         unframed.clear();
         outstandingReads.clear();
         deliverSendCompletions();
