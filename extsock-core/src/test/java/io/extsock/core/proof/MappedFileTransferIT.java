@@ -107,6 +107,13 @@ class MappedFileTransferIT {
                 assertSuccess(read, SIZE);
                 out.write('Q');
                 out.flush();
+            } catch (Exception | AssertionError e) {
+                try {
+                    child.waitFor(10, TimeUnit.SECONDS);  // so that its last words are in its output
+                } catch (java.io.IOException stillRunning) {
+                    // its output so far is what there is
+                }
+                throw new AssertionError(e + "\n==== the child:\n" + child.output(), e);
             }
             assertEquals(0, child.waitFor(60, TimeUnit.SECONDS), child.output());
             assertEquals(HexFormat.of().formatHex(sourceSha),
