@@ -25,8 +25,8 @@ import org.junit.jupiter.api.Test;
 class CompletionAllocationTest {
 
     private static final int OPERATIONS = 20_000;
-    private static final int WARM_UP_ROUNDS = 5;
-    private static final int MEASURED_ROUNDS = 5;
+    private static final int WARM_UP_ROUNDS = 10;
+    private static final int MEASURED_ROUNDS = 25;  // stops at the first clean round
     private static final String DETAIL = "peer sent Terminate: remote access error";
     private static MethodHandle allocatedBytes;
     private static long measuringCost;
@@ -98,7 +98,7 @@ class CompletionAllocationTest {
      * The fewest octets one round allocated, out of a few measured after warming up. A JIT
      * compilation that finishes during a round can show once in this thread's counter (about 150
      * octets, never with -Xint or C1 alone); an allocation per operation, or per few thousand,
-     * shows in every round.
+     * shows in every round. On a loaded machine compilations lag, so up to 25 rounds are measured.
      */
     private static long leastAllocated(Round round) throws InterruptedException {
         for (int warmUp = 0; warmUp < WARM_UP_ROUNDS; warmUp++) {
