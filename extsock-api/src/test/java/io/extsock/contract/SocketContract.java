@@ -395,6 +395,50 @@ public abstract class SocketContract {
         });
     }
 
+    /**
+     * A write returns once its bytes are on their way; the peer reading them and closing at
+     * once cannot make that write fail after the fact. Each round the client first reads a
+     * reply (so it owes the peer an acknowledgement of its own, which may still be queued when
+     * the peer closes), then writes the byte that makes the peer close.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void aWriteThePeerReadSucceedsThoughThePeerClosesAtOnce(SocketKind kind) throws Exception {
+        assertSameAsPlain(kind, (k, t) -> {
+            int rounds = 40;
+            int failed = 0;
+            StringBuilder failures = new StringBuilder();
+            for (int round = 0; round < rounds; round++) {
+                try (SocketPair pair = SocketPair.open(k)) {
+                    Socket peer = pair.accepted;
+                    Thread closer = new Thread(() -> {
+                        try {
+                            peer.getOutputStream().write(new byte[3000]);
+                            if (peer.getInputStream().read() == 'Q') {
+                                peer.close();
+                            }
+                        } catch (IOException e) {
+                            // the client's side of the round reports what went wrong
+                        }
+                    });
+                    closer.start();
+                    pair.client.getInputStream().readNBytes(3000);
+                    try {
+                        pair.client.getOutputStream().write('Q');
+                    } catch (IOException e) {
+                        failed++;
+                        failures.append(e).append('\n');
+                    }
+                    closer.join(TimeUnit.SECONDS.toMillis(30));
+                    assertTrue(peer.isClosed(), "the peer never read the byte of round " + round);
+                }
+            }
+            assertEquals(0, failed, "writes the peer had read failed:\n" + failures);
+            int failedWrites = failed;
+            t.record("writes that failed although the peer read them", () -> failedWrites);
+        });
+    }
+
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
     void available(SocketKind kind) throws Exception {

@@ -95,11 +95,16 @@ final class StreamInput implements WorkCompleter {
                 data[index] = message.position(StreamHeader.LENGTH);
                 filled[(filledHead + filledCount) % filled.length] = index;
                 filledCount++;
-            } else {
+            } else if (type == StreamHeader.DATA || type == StreamHeader.CREDIT || type == StreamHeader.FIN) {
                 if (type == StreamHeader.FIN) {
                     peerFinished = true;
                 }
                 repost = true;  // nothing to read in it (or input is shut down): post it again now
+            } else {
+                failure = "a stream message of unknown type " + type + " arrived: the peer is not speaking"
+                        + " extsock's stream protocol";
+                notifyAll();
+                return;
             }
             notifyAll();
         }

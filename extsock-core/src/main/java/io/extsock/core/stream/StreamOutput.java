@@ -29,7 +29,9 @@ final class StreamOutput implements WorkCompleter {
     private StreamInput input;
 
     private int credits;
-    private int sendsOutstanding;
+    /** DATA Sends not yet completed, and why one of them failed: what decides a write's fate. */
+    private int dataSendsOutstanding;
+    private String dataFailure;
     private boolean creditUpdateWanted;
     private boolean finSent;
     private String failure;
@@ -60,7 +62,7 @@ final class StreamOutput implements WorkCompleter {
                 synchronized (this) {
                     requireOpen();
                     credits--;
-                    sendsOutstanding++;
+                    dataSendsOutstanding++;
                     chunk = Math.min(len, maxPayload);
                     // Hold the transmit while more chunks can follow at once: one gathering write.
                     more = len > chunk && credits >= 2;
@@ -69,10 +71,17 @@ final class StreamOutput implements WorkCompleter {
                 off += chunk;
                 len -= chunk;
             }
-            // The array must not be used after we return: wait until TCP has every byte.
-            queuePair.await(this::allSentOrEnded, 0, false);
+            // The array must not be used after we return: wait until TCP has every byte. Like a
+            // TCP write, this one succeeded once its bytes went out, even if the connection ended
+            // just after (a credit update behind them may then be flushed: not this write's loss).
+            queuePair.await(this::dataSentOrClosed, 0, false);
             synchronized (this) {
-                requireOpen();
+                if (closed) {
+                    throw new SocketException("Socket closed");
+                }
+                if (dataFailure != null) {
+                    throw new SocketException(dataFailure);
+                }
             }
         } finally {
             writing.unlock();
@@ -92,7 +101,6 @@ final class StreamOutput implements WorkCompleter {
             synchronized (this) {
                 requireOpen();
                 credits--;
-                sendsOutstanding++;
                 finSent = true;
             }
             post(StreamHeader.FIN, null, true);
@@ -105,8 +113,8 @@ final class StreamOutput implements WorkCompleter {
         return credits >= creditsNeeded || failure != null || closed;
     }
 
-    private synchronized boolean allSentOrEnded() {
-        return sendsOutstanding == 0 || failure != null || closed;
+    private synchronized boolean dataSentOrClosed() {
+        return dataSendsOutstanding == 0 || closed;
     }
 
     /** The peer posted buffers again. */
@@ -139,7 +147,6 @@ final class StreamOutput implements WorkCompleter {
                 return;
             }
             credits--;
-            sendsOutstanding++;
         }
         try {
             post(StreamHeader.CREDIT, null, true);
@@ -153,9 +160,15 @@ final class StreamOutput implements WorkCompleter {
     public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
                          int invalidatedStag, String detail) {
         synchronized (this) {
-            sendsOutstanding--;
-            if (status != CompletionStatus.SUCCESS && failure == null) {
-                failure = detail != null ? detail : status.toString();
+            String reason = status == CompletionStatus.SUCCESS ? null : detail != null ? detail : status.toString();
+            if (tag == StreamHeader.DATA) {
+                dataSendsOutstanding--;
+                if (reason != null && dataFailure == null) {
+                    dataFailure = reason;
+                }
+            }
+            if (reason != null && failure == null) {
+                failure = reason;
             }
             notifyAll();
         }
@@ -182,7 +195,9 @@ final class StreamOutput implements WorkCompleter {
             queuePair.postInternalSend(message, message.length, type, this, transmitNow);
         } catch (QueuePairClosedException e) {
             synchronized (this) {
-                sendsOutstanding--;
+                if (type == StreamHeader.DATA) {
+                    dataSendsOutstanding--;
+                }
             }
             throw new SocketException(e.getMessage());
         }
