@@ -395,6 +395,26 @@ public abstract class SocketContract {
         });
     }
 
+    /** Shutting down output after the peer closed in order still succeeds; then the peer's end is read. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void shutdownOutputAfterThePeerClosed(SocketKind kind) throws Exception {
+        assertSameAsPlain(kind, (k, t) -> {
+            try (SocketPair pair = SocketPair.open(k)) {
+                pair.accepted.getOutputStream().write("bye".getBytes());
+                pair.accepted.close();
+                InputStream in = pair.client.getInputStream();
+                t.record("client reads the peer's last words", () -> new String(in.readNBytes(3)));
+                t.record("then the end of stream", in::read);
+                t.record("shutdownOutput after the peer closed", () -> {
+                    pair.client.shutdownOutput();
+                    return "ok";
+                });
+                t.record("output shut down", pair.client::isOutputShutdown);
+            }
+        });
+    }
+
     /**
      * A write returns once its bytes are on their way; the peer reading them and closing at
      * once cannot make that write fail after the fact. Each round the client first reads a

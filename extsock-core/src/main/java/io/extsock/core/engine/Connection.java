@@ -379,14 +379,20 @@ final class Connection implements QueuePair.Driver {
         }
     }
 
-    /** Applications read now: the progress thread stops watching this channel for input. */
+    /**
+     * Applications read now: the progress thread stops watching this channel for input, and
+     * watches for the moment to take it back. The one way back is {@link #handbackIfIdle}, which
+     * turns the read interest on with {@link #engineReads}: were the flag set without the
+     * interest, nobody would read the connection until an application waited on it again (a
+     * one-sided operation arriving meanwhile would sit in the socket).
+     */
     private void stopEngineReads() {
         engineReads = false;
         progress.execute(() -> {
-            if (key != null && key.isValid() && waiters.get() > 0) {
+            // Not if a hand-back came first (the flag is ours again), nor without a waiter left:
+            // then the interest stays on, and the hand-back settles the flag.
+            if (!engineReads && waiters.get() > 0 && key != null && key.isValid()) {
                 key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
-            } else if (waiters.get() == 0) {
-                engineReads = true;  // the waiter already left: keep watching
             }
         });
         progress.watchHandback(this);
@@ -397,10 +403,7 @@ final class Connection implements QueuePair.Driver {
      * has waited for a while. Returns whether the connection still needs the tick.
      */
     boolean handbackIfIdle() {
-        if (closed) {
-            return false;
-        }
-        if (engineReads) {
+        if (closed || engineReads) {
             return false;
         }
         if (waiters.get() > 0 || System.nanoTime() - lastWaiterLeft < HANDBACK_NANOS) {

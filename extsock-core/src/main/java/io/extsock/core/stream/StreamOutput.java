@@ -35,6 +35,7 @@ final class StreamOutput implements WorkCompleter {
     private boolean creditUpdateWanted;
     private boolean finSent;
     private String failure;
+    private boolean peerClosed;
     private boolean closed;
 
     StreamOutput(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize) {
@@ -99,6 +100,12 @@ final class StreamOutput implements WorkCompleter {
             }
             queuePair.await(() -> canSend(1), 0, false);
             synchronized (this) {
+                if (peerClosed && !closed) {
+                    // As on TCP, where shutting down output after the peer's FIN still succeeds:
+                    // the peer is gone in order, so there is nobody left to tell.
+                    finSent = true;
+                    return;
+                }
                 requireOpen();
                 credits--;
                 finSent = true;
@@ -174,7 +181,9 @@ final class StreamOutput implements WorkCompleter {
         }
     }
 
-    synchronized void fail(String reason) {
+    /** The connection ended; {@code peerClosed}: because the peer closed TCP in order. */
+    synchronized void ended(boolean peerClosed, String reason) {
+        this.peerClosed = peerClosed;
         if (failure == null) {
             failure = reason;
         }
