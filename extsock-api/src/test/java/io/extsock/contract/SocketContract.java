@@ -368,6 +368,34 @@ public abstract class SocketContract {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
+    void shutdownInputFromAnotherThreadEndsABlockedRead(SocketKind kind) throws Exception {
+        assertSameAsPlain(kind, (k, t) -> {
+            try (SocketPair pair = SocketPair.open(k)) {
+                InputStream in = pair.client.getInputStream();
+                CountDownLatch reading = new CountDownLatch(1);
+                CompletableFuture<Object> reader = CompletableFuture.supplyAsync(() -> {
+                    reading.countDown();
+                    try {
+                        return in.read();
+                    } catch (IOException e) {
+                        return e;
+                    }
+                });
+                reading.await();
+                Thread.sleep(200);  // let the reader block in read()
+                pair.client.shutdownInput();
+                t.record("the blocked read returns", () -> reader.get(10, TimeUnit.SECONDS));
+                t.record("read after shutdownInput", in::read);
+                t.record("the socket still writes", () -> {
+                    pair.client.getOutputStream().write(7);
+                    return pair.accepted.getInputStream().read();
+                });
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
     void closingAStreamClosesTheSocket(SocketKind kind) throws Exception {
         assertSameAsPlain(kind, (k, t) -> {
             try (SocketPair pair = SocketPair.open(k)) {

@@ -272,7 +272,9 @@ final class Connection implements QueuePair.Driver {
                     } finally {
                         receiveLock.unlock();
                     }
-                    signalWaiters();  // what we received may be what another waiter waits for
+                    if (waiters.get() > 1) {
+                        signalWaiters();  // what we received may be what another waiter waits for
+                    }
                 } else {
                     synchronized (waitMonitor) {
                         if (!condition.getAsBoolean() && !closed) {
@@ -363,6 +365,11 @@ final class Connection implements QueuePair.Driver {
             channel.register(inlineSelector, SelectionKey.OP_READ);
         }
         return inlineSelector;
+    }
+
+    @Override
+    public void wakeWaiters() {
+        signalWaiters();
     }
 
     /** Something a waiter may wait for happened on another thread: let it look again. */

@@ -79,14 +79,12 @@ final class StreamInput implements WorkCompleter {
                 if (failure == null) {
                     failure = detail != null ? detail : status.toString();
                 }
-                notifyAll();
                 return;
             }
             ByteBuffer message = buffers[index].duplicate().limit((int) length).position(0);
             if (length < StreamHeader.LENGTH) {
                 failure = "a stream message of " + length + " bytes arrived: the peer is not speaking extsock's"
                         + " stream protocol";
-                notifyAll();
                 return;
             }
             credits = StreamHeader.creditsReturned(message);
@@ -103,10 +101,8 @@ final class StreamInput implements WorkCompleter {
             } else {
                 failure = "a stream message of unknown type " + type + " arrived: the peer is not speaking"
                         + " extsock's stream protocol";
-                notifyAll();
                 return;
             }
-            notifyAll();
         }
         if (credits > 0) {
             output.creditsReturned(credits);
@@ -212,8 +208,8 @@ final class StreamInput implements WorkCompleter {
                 data[release[i]] = null;
             }
             filledCount = 0;
-            notifyAll();
         }
+        queuePair.wakeWaiters();  // a reader blocked on this connection now reads end of stream
         for (int index : release) {
             repost(index);
         }
@@ -222,13 +218,11 @@ final class StreamInput implements WorkCompleter {
     /** The connection ended because the peer closed TCP. */
     synchronized void peerClosed() {
         peerClosed = true;
-        notifyAll();
     }
 
-    /** The socket closed: wake blocked readers. */
+    /** The socket closed (the connection's close wakes blocked readers). */
     synchronized void close() {
         closed = true;
-        notifyAll();
     }
 
     /** Credits owed to the peer, taken to ride on an outgoing message. */

@@ -131,7 +131,6 @@ final class StreamOutput implements WorkCompleter {
             credits += count;
             owed = creditUpdateWanted;
             creditUpdateWanted = false;
-            notifyAll();
         }
         if (owed) {
             sendCreditsSoon();
@@ -177,7 +176,6 @@ final class StreamOutput implements WorkCompleter {
             if (reason != null && failure == null) {
                 failure = reason;
             }
-            notifyAll();
         }
     }
 
@@ -187,12 +185,10 @@ final class StreamOutput implements WorkCompleter {
         if (failure == null) {
             failure = reason;
         }
-        notifyAll();
     }
 
     synchronized void close() {
         closed = true;
-        notifyAll();
     }
 
     private void post(int type, ByteBuffer payload, boolean transmitNow) throws IOException {

@@ -71,6 +71,9 @@ public final class QueuePair implements SegmentSink {
          * meanwhile (see the engine's Connection#await).
          */
         boolean await(java.util.function.BooleanSupplier condition, long timeoutNanos, boolean interruptible);
+
+        /** Something a waiter may wait for changed outside the connection's own progress: let it look again. */
+        void wakeWaiters();
     }
 
     private final MpaAgreement agreement;
@@ -283,6 +286,11 @@ public final class QueuePair implements SegmentSink {
      */
     public boolean await(java.util.function.BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
         return driver.await(condition, timeoutNanos, interruptible);
+    }
+
+    /** Wakes the threads waiting in {@link #await}, to look at their conditions again. */
+    public void wakeWaiters() {
+        driver.wakeWaiters();
     }
 
     /** Whether the connection still accepts work. */
