@@ -42,8 +42,10 @@ public final class IwarpOptions {
     public static final SocketOption<Integer> ORD = new IwarpSocketOption<>("IWARP_ORD", Integer.class);
 
     /**
-     * Largest FPDU this side sends, in bytes, framing included. Default 1448: one TCP segment
-     * on a 1500-byte MTU path with TCP timestamps, as hardware and Linux siw do.
+     * Largest FPDU this side sends, in bytes, framing included (64 to 65544). Default 0: one
+     * TCP segment of the path, as hardware and Linux siw size them, from the MTU of the local
+     * interface less the IP and TCP headers and the timestamp option: 1448 on a 1500-byte
+     * Ethernet path, 65484 on loopback. The size in use is in {@code iwarp().settings()}.
      */
     public static final SocketOption<Integer> MAX_FPDU_SIZE =
             new IwarpSocketOption<>("IWARP_MAX_FPDU_SIZE", Integer.class);

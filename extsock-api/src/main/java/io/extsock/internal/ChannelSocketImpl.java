@@ -49,6 +49,8 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     /** Carries the stream once connected: passthrough first, maybe iWARP later. */
     private volatile SocketTransport transport;
+    /** TCP_NODELAY as the application set it; in IWARP_MODE the engine keeps the real one on. */
+    private volatile boolean applicationNoDelay;
     /** The iWARP session once the connection switched; null in passthrough. */
     private volatile IwarpSession session;
     private volatile boolean iwarpMode;
@@ -288,7 +290,7 @@ public final class ChannelSocketImpl extends SocketImpl {
                     ch.setOption(StandardSocketOptions.IP_TOS, intValue(value, "IP_TOS"));
                     break;
                 case TCP_NODELAY:
-                    ch.setOption(StandardSocketOptions.TCP_NODELAY, booleanValue(value, "TCP_NODELAY"));
+                    setTcpNoDelay(ch, booleanValue(value, "TCP_NODELAY"));
                     break;
                 case SO_SNDBUF: {
                     int size = intValue(value, "SO_SNDBUF");
@@ -340,7 +342,7 @@ public final class ChannelSocketImpl extends SocketImpl {
                 case SO_TIMEOUT:
                     return timeout;
                 case TCP_NODELAY:
-                    return ch.getOption(StandardSocketOptions.TCP_NODELAY);
+                    return iwarpMode ? applicationNoDelay : ch.getOption(StandardSocketOptions.TCP_NODELAY);
                 case SO_OOBINLINE:
                     return ch.socket().getOOBInline();
                 case SO_LINGER: {
@@ -409,7 +411,25 @@ public final class ChannelSocketImpl extends SocketImpl {
             setIwarpOption(option, value);
             return;
         }
+        if (option == StandardSocketOptions.TCP_NODELAY) {
+            setTcpNoDelay(ch, (Boolean) value);
+            return;
+        }
         ch.setOption(option, value);
+    }
+
+    /**
+     * In IWARP_MODE the engine keeps Nagle's algorithm off, as Linux siw and hardware do: it
+     * writes whole FPDUs and batches its own writes, and Nagle would hold back the small credit
+     * and Read messages a peer waits for (a stream then crawls at a few MB/s). The application
+     * still sees TCP_NODELAY as it set it, as on any socket; it just no longer reaches TCP.
+     */
+    private void setTcpNoDelay(SocketChannel ch, boolean on) throws IOException {
+        if (iwarpMode) {
+            applicationNoDelay = on;
+            return;
+        }
+        ch.setOption(StandardSocketOptions.TCP_NODELAY, on);
     }
 
     @Override
@@ -425,6 +445,9 @@ public final class ChannelSocketImpl extends SocketImpl {
         if (IwarpOptions.ALL.contains(option)) {
             T value = IwarpOptionValues.valueIn(iwarpSettings, option);
             return value instanceof byte[] ? (T) ((byte[]) value).clone() : value;
+        }
+        if (option == StandardSocketOptions.TCP_NODELAY && iwarpMode) {
+            return (T) Boolean.valueOf(applicationNoDelay);
         }
         return ch.getOption(option);
     }
@@ -467,6 +490,7 @@ public final class ChannelSocketImpl extends SocketImpl {
                 ch = openChannel();
             }
             try {
+                applicationNoDelay = ch.getOption(StandardSocketOptions.TCP_NODELAY);  // the engine turns it on
                 IwarpSession attached = IwarpProviders.require().attach(ch, initiator, Map.copyOf(iwarpSettings));
                 session = attached;
                 transport = attached.stream();

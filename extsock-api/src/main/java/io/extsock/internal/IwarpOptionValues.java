@@ -14,6 +14,8 @@ public final class IwarpOptionValues {
     public static final int MIN_FPDU_SIZE = 64;
     /** An FPDU: 2 + 65535 + pad + 4 octets, markers aside. */
     public static final int MAX_FPDU_SIZE = 65_544;
+    /** MAX_FPDU_SIZE's default: one TCP segment of the path, worked out at the switch. */
+    public static final int PATH_FPDU_SIZE = 0;
     /** Private data the application may add: 512 (RFC 5044) less the IRD/ORD words and room for extsock. */
     public static final int MAX_PRIVATE_DATA = 256;
 
@@ -23,7 +25,7 @@ public final class IwarpOptionValues {
             Map.entry(IwarpOptions.MARKERS, false),
             Map.entry(IwarpOptions.IRD, 16),
             Map.entry(IwarpOptions.ORD, 16),
-            Map.entry(IwarpOptions.MAX_FPDU_SIZE, 1448),
+            Map.entry(IwarpOptions.MAX_FPDU_SIZE, PATH_FPDU_SIZE),
             Map.entry(IwarpOptions.MPA_REVISION, 2),
             Map.entry(IwarpOptions.READY_TO_RECEIVE, IwarpOptions.ReadyToReceive.ZERO_LENGTH_WRITE),
             Map.entry(IwarpOptions.MPA_TIMEOUT, 10_000),
@@ -60,7 +62,11 @@ public final class IwarpOptionValues {
         if (option == IwarpOptions.IRD || option == IwarpOptions.ORD) {
             requireRange(option, (Integer) value, 0, MAX_READ_DEPTH);
         } else if (option == IwarpOptions.MAX_FPDU_SIZE) {
-            requireRange(option, (Integer) value, MIN_FPDU_SIZE, MAX_FPDU_SIZE);
+            int size = (Integer) value;
+            if (size != PATH_FPDU_SIZE && (size < MIN_FPDU_SIZE || size > MAX_FPDU_SIZE)) {
+                throw new IllegalArgumentException(option + " must be 0 (one TCP segment of the path) or in ["
+                        + MIN_FPDU_SIZE + ", " + MAX_FPDU_SIZE + "], not " + size);
+            }
         } else if (option == IwarpOptions.MPA_REVISION) {
             int revision = (Integer) value;
             if (revision != 1 && revision != 2) {

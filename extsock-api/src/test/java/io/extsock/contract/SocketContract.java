@@ -368,6 +368,34 @@ public abstract class SocketContract {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
+    void shutdownInputFromAnotherThreadEndsABlockedRead(SocketKind kind) throws Exception {
+        assertSameAsPlain(kind, (k, t) -> {
+            try (SocketPair pair = SocketPair.open(k)) {
+                InputStream in = pair.client.getInputStream();
+                CountDownLatch reading = new CountDownLatch(1);
+                CompletableFuture<Object> reader = CompletableFuture.supplyAsync(() -> {
+                    reading.countDown();
+                    try {
+                        return in.read();
+                    } catch (IOException e) {
+                        return e;
+                    }
+                });
+                reading.await();
+                Thread.sleep(200);  // let the reader block in read()
+                pair.client.shutdownInput();
+                t.record("the blocked read returns", () -> reader.get(10, TimeUnit.SECONDS));
+                t.record("read after shutdownInput", in::read);
+                t.record("the socket still writes", () -> {
+                    pair.client.getOutputStream().write(7);
+                    return pair.accepted.getInputStream().read();
+                });
+            }
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
     void closingAStreamClosesTheSocket(SocketKind kind) throws Exception {
         assertSameAsPlain(kind, (k, t) -> {
             try (SocketPair pair = SocketPair.open(k)) {
@@ -392,6 +420,70 @@ public abstract class SocketContract {
                 t.record("peer reads byte", peerIn::read);
                 t.record("peer reads EOF", peerIn::read);
             }
+        });
+    }
+
+    /** Shutting down output after the peer closed in order still succeeds; then the peer's end is read. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void shutdownOutputAfterThePeerClosed(SocketKind kind) throws Exception {
+        assertSameAsPlain(kind, (k, t) -> {
+            try (SocketPair pair = SocketPair.open(k)) {
+                pair.accepted.getOutputStream().write("bye".getBytes());
+                pair.accepted.close();
+                InputStream in = pair.client.getInputStream();
+                t.record("client reads the peer's last words", () -> new String(in.readNBytes(3)));
+                t.record("then the end of stream", in::read);
+                t.record("shutdownOutput after the peer closed", () -> {
+                    pair.client.shutdownOutput();
+                    return "ok";
+                });
+                t.record("output shut down", pair.client::isOutputShutdown);
+            }
+        });
+    }
+
+    /**
+     * A write returns once its bytes are on their way; the peer reading them and closing at
+     * once cannot make that write fail after the fact. Each round the client first reads a
+     * reply (so it owes the peer an acknowledgement of its own, which may still be queued when
+     * the peer closes), then writes the byte that makes the peer close.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void aWriteThePeerReadSucceedsThoughThePeerClosesAtOnce(SocketKind kind) throws Exception {
+        assertSameAsPlain(kind, (k, t) -> {
+            int rounds = 40;
+            int failed = 0;
+            StringBuilder failures = new StringBuilder();
+            for (int round = 0; round < rounds; round++) {
+                try (SocketPair pair = SocketPair.open(k)) {
+                    Socket peer = pair.accepted;
+                    Thread closer = new Thread(() -> {
+                        try {
+                            peer.getOutputStream().write(new byte[3000]);
+                            if (peer.getInputStream().read() == 'Q') {
+                                peer.close();
+                            }
+                        } catch (IOException e) {
+                            // the client's side of the round reports what went wrong
+                        }
+                    });
+                    closer.start();
+                    pair.client.getInputStream().readNBytes(3000);
+                    try {
+                        pair.client.getOutputStream().write('Q');
+                    } catch (IOException e) {
+                        failed++;
+                        failures.append(e).append('\n');
+                    }
+                    closer.join(TimeUnit.SECONDS.toMillis(30));
+                    assertTrue(peer.isClosed(), "the peer never read the byte of round " + round);
+                }
+            }
+            assertEquals(0, failed, "writes the peer had read failed:\n" + failures);
+            int failedWrites = failed;
+            t.record("writes that failed although the peer read them", () -> failedWrites);
         });
     }
 

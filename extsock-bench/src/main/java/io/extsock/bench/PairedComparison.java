@@ -1,15 +1,13 @@
 package io.extsock.bench;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * Measures a baseline and a candidate socket variant in alternating rounds (ABBA order) on the
- * same two threads, so that both see the same CPU placement and the same machine noise; the
- * ratio is the median of the per-round ratios.
+ * Measures a baseline and a candidate in alternating rounds (ABBA order) on the same two
+ * threads, so that both see the same CPU placement and the same machine noise; the ratio is
+ * the median of the per-round ratios.
  *
  * <p>Why not JMH here: JMH runs one benchmark after the other, minutes apart, in separate
  * forks; on a 2-vCPU machine whose loopback latency varies 5x with thread placement, the
@@ -44,6 +42,15 @@ final class PairedComparison {
         double[] ratioInterval() {
             return Stats.pairedRatioInterval(baseline, candidate, 1);
         }
+
+        /**
+         * Largest over smallest of the baseline's rounds: far above 1 when the machine changed
+         * regime during the measurement (thread placement, other load), which pairing only
+         * partly hides.
+         */
+        double baselineSpread() {
+            return Arrays.stream(baseline).max().orElse(1) / Arrays.stream(baseline).min().orElse(1);
+        }
     }
 
     private final ConnectedPair baseline;
@@ -51,6 +58,7 @@ final class PairedComparison {
     private final int warmupRounds;
     private final int rounds;
 
+    /** Compares the stream code of two connected pairs (and, with {@link #compare}, anything else). */
     PairedComparison(ConnectedPair baseline, ConnectedPair candidate, int warmupRounds, int rounds) {
         this.baseline = baseline;
         this.candidate = candidate;
@@ -60,51 +68,47 @@ final class PairedComparison {
 
     /** Round-trip time of a ping-pong of {@code size} bytes, median per round, microseconds. */
     Result pingPong(int size, int iterations) throws Exception {
-        return measure("latency (round trip)", label(size), "us", false,
-                pair -> serveEcho(pair, size, iterations),
-                pair -> pingPongRound(pair, size, iterations));
+        return compare("latency (round trip)", label(size), "us", false,
+                StreamRounds.pingPong(baseline, size, iterations), StreamRounds.pingPong(candidate, size, iterations));
     }
 
     /** Streaming of {@code total} bytes in {@code writeSize} writes, MB/s per round. */
     Result streaming(int writeSize, long total) throws Exception {
-        return measure("bandwidth (stream)", label(writeSize) + " writes", "MB/s", true,
-                pair -> drain(pair, total),
-                pair -> streamRound(pair, writeSize, total));
+        return compare("bandwidth (stream)", label(writeSize) + " writes", "MB/s", true,
+                StreamRounds.streaming(baseline, writeSize, total), StreamRounds.streaming(candidate, writeSize, total));
     }
 
-    @FunctionalInterface
-    private interface Side {
-        double run(ConnectedPair pair) throws IOException;
-    }
-
-    private Result measure(String test, String size, String unit, boolean higherIsBetter,
-                           Side serverSide, Side clientSide) throws Exception {
+    /** Runs two contenders in the same alternating rounds: the general form of the above. */
+    Result compare(String test, String size, String unit, boolean higherIsBetter,
+                   Contender baselineRounds, Contender candidateRounds) throws Exception {
         int total = warmupRounds + rounds;
-        List<ConnectedPair> schedule = new ArrayList<>();
+        List<Contender> schedule = new ArrayList<>();
         for (int round = 0; round < total; round++) {
             boolean baselineFirst = round % 4 == 0 || round % 4 == 3;  // ABBA
-            schedule.add(baselineFirst ? baseline : candidate);
-            schedule.add(baselineFirst ? candidate : baseline);
+            schedule.add(baselineFirst ? baselineRounds : candidateRounds);
+            schedule.add(baselineFirst ? candidateRounds : baselineRounds);
         }
         Exception[] serverFailure = new Exception[1];
         Thread server = new Thread(() -> {
             try {
-                for (ConnectedPair pair : schedule) {
-                    serverSide.run(pair);
+                for (int i = 0; i < schedule.size(); i++) {
+                    schedule.get(i).serve(i / 2);
                 }
             } catch (Exception e) {
                 serverFailure[0] = e;
+                e.printStackTrace();  // now: the client may be left waiting for this side
             }
         }, "bench-server");
+        server.setDaemon(true);  // a failed client must not leave the JVM waiting on it
         server.start();
         double[] baselineValues = new double[rounds];
         double[] candidateValues = new double[rounds];
         for (int i = 0; i < schedule.size(); i++) {
-            ConnectedPair pair = schedule.get(i);
-            double value = clientSide.run(pair);
+            Contender contender = schedule.get(i);
             int round = i / 2;
+            double value = contender.run(round);
             if (round >= warmupRounds) {
-                (pair == baseline ? baselineValues : candidateValues)[round - warmupRounds] = value;
+                (contender == baselineRounds ? baselineValues : candidateValues)[round - warmupRounds] = value;
             }
         }
         server.join();
@@ -112,65 +116,6 @@ final class PairedComparison {
             throw serverFailure[0];
         }
         return new Result(test, size, unit, higherIsBetter, baselineValues, candidateValues);
-    }
-
-    private static double serveEcho(ConnectedPair pair, int size, int iterations) throws IOException {
-        InputStream in = pair.server.getInputStream();
-        OutputStream out = pair.server.getOutputStream();
-        byte[] buffer = new byte[size];
-        for (int i = 0; i < iterations; i++) {
-            readFully(in, buffer, size);
-            out.write(buffer, 0, size);
-        }
-        return 0;
-    }
-
-    private static double pingPongRound(ConnectedPair pair, int size, int iterations) throws IOException {
-        InputStream in = pair.client.getInputStream();
-        OutputStream out = pair.client.getOutputStream();
-        byte[] buffer = new byte[size];
-        long[] nanos = new long[iterations];
-        for (int i = 0; i < iterations; i++) {
-            long start = System.nanoTime();
-            out.write(buffer, 0, size);
-            readFully(in, buffer, size);
-            nanos[i] = System.nanoTime() - start;
-        }
-        return Stats.median(nanos) / 1_000.0;
-    }
-
-    private static double drain(ConnectedPair pair, long total) throws IOException {
-        InputStream in = pair.server.getInputStream();
-        byte[] buffer = new byte[64 * 1024];
-        for (long left = total; left > 0; ) {
-            int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
-            if (n < 0) {
-                throw new IOException("unexpected end of stream");
-            }
-            left -= n;
-        }
-        pair.server.getOutputStream().write(1);  // tell the sender the last byte arrived
-        return 0;
-    }
-
-    private static double streamRound(ConnectedPair pair, int writeSize, long total) throws IOException {
-        OutputStream out = pair.client.getOutputStream();
-        byte[] buffer = new byte[writeSize];
-        long start = System.nanoTime();
-        for (long left = total; left > 0; left -= writeSize) {
-            out.write(buffer, 0, (int) Math.min(writeSize, left));
-        }
-        if (pair.client.getInputStream().read() != 1) {
-            throw new IOException("no acknowledgement from the receiver");
-        }
-        long elapsed = System.nanoTime() - start;
-        return total / (elapsed / 1e9) / 1e6;
-    }
-
-    private static void readFully(InputStream in, byte[] buffer, int size) throws IOException {
-        if (in.readNBytes(buffer, 0, size) != size) {
-            throw new IOException("unexpected end of stream");
-        }
     }
 
     static String label(int bytes) {

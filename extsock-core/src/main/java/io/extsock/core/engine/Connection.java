@@ -162,6 +162,7 @@ final class Connection implements QueuePair.Driver {
                 transmitRequested = false;
                 transmitWhilePossible();
             } catch (IOException e) {
+                abandonGather("sending failed: " + e.getMessage());
                 lost("sending failed: " + e.getMessage());
             } finally {
                 transmitLock.unlock();
@@ -174,7 +175,11 @@ final class Connection implements QueuePair.Driver {
     }
 
     private void transmitWhilePossible() throws IOException {
-        while (!closed) {
+        while (true) {
+            if (closed) {
+                abandonGather(null);
+                return;
+            }
             if (gather.count() > 0) {
                 if (!writeGather()) {
                     writeBlocked = true;
@@ -267,7 +272,9 @@ final class Connection implements QueuePair.Driver {
                     } finally {
                         receiveLock.unlock();
                     }
-                    signalWaiters();  // what we received may be what another waiter waits for
+                    if (waiters.get() > 1) {
+                        signalWaiters();  // what we received may be what another waiter waits for
+                    }
                 } else {
                     synchronized (waitMonitor) {
                         if (!condition.getAsBoolean() && !closed) {
@@ -360,6 +367,11 @@ final class Connection implements QueuePair.Driver {
         return inlineSelector;
     }
 
+    @Override
+    public void wakeWaiters() {
+        signalWaiters();
+    }
+
     /** Something a waiter may wait for happened on another thread: let it look again. */
     void signalWaiters() {
         if (waiters.get() == 0) {
@@ -374,14 +386,20 @@ final class Connection implements QueuePair.Driver {
         }
     }
 
-    /** Applications read now: the progress thread stops watching this channel for input. */
+    /**
+     * Applications read now: the progress thread stops watching this channel for input, and
+     * watches for the moment to take it back. The one way back is {@link #handbackIfIdle}, which
+     * turns the read interest on with {@link #engineReads}: were the flag set without the
+     * interest, nobody would read the connection until an application waited on it again (a
+     * one-sided operation arriving meanwhile would sit in the socket).
+     */
     private void stopEngineReads() {
         engineReads = false;
         progress.execute(() -> {
-            if (key != null && key.isValid() && waiters.get() > 0) {
+            // Not if a hand-back came first (the flag is ours again), nor without a waiter left:
+            // then the interest stays on, and the hand-back settles the flag.
+            if (!engineReads && waiters.get() > 0 && key != null && key.isValid()) {
                 key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
-            } else if (waiters.get() == 0) {
-                engineReads = true;  // the waiter already left: keep watching
             }
         });
         progress.watchHandback(this);
@@ -392,10 +410,7 @@ final class Connection implements QueuePair.Driver {
      * has waited for a while. Returns whether the connection still needs the tick.
      */
     boolean handbackIfIdle() {
-        if (closed) {
-            return false;
-        }
-        if (engineReads) {
+        if (closed || engineReads) {
             return false;
         }
         if (waiters.get() > 0 || System.nanoTime() - lastWaiterLeft < HANDBACK_NANOS) {
@@ -523,6 +538,15 @@ final class Connection implements QueuePair.Driver {
             // closing: nothing left to tell
         }
         endListener.connectionEnded(endedByPeerClose, queuePair.failure());
+        // A gather stuck behind backpressure will never go out: flush its requests. (A thread
+        // writing right now finds the channel closed and does the same.)
+        if (transmitLock.tryLock()) {
+            try {
+                abandonGather(null);
+            } finally {
+                transmitLock.unlock();
+            }
+        }
         signalWaiters();
         progress.execute(this::closeInlineSelector);
     }
@@ -546,6 +570,14 @@ final class Connection implements QueuePair.Driver {
 
     boolean isClosed() {
         return closed;
+    }
+
+    /** Holding the transmit lock: a gather that will never go out whole; its requests flush. */
+    private void abandonGather(String reason) {
+        if (gather.count() > 0) {
+            gather.reset();
+            queuePair.transmitAborted(reason);
+        }
     }
 
     private int readInterest() {

@@ -7,6 +7,7 @@ import io.extsock.core.verbs.CompletionRing;
 import io.extsock.core.verbs.IwarpConnectionImpl;
 import io.extsock.core.verbs.MemoryRegistry;
 import io.extsock.core.verbs.QueuePair;
+import io.extsock.internal.IwarpOptionValues;
 import io.extsock.spi.IwarpProvider;
 import io.extsock.spi.IwarpSession;
 import io.extsock.spi.SocketTransport;
@@ -14,6 +15,7 @@ import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.IwarpSettings;
 import java.io.IOException;
 import java.net.SocketOption;
+import java.net.StandardSocketOptions;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
 
@@ -45,6 +47,9 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
 
     private static IwarpSession switchToIwarp(SocketChannel channel, boolean initiator, ConnectionSettings settings)
             throws IOException {
+        // FPDUs go out whole and the engine batches its own writes; Nagle would only hold back
+        // the small messages (credits, Read Requests, Terminates) a peer waits for. siw does the same.
+        channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
         ExtsockHello hello = settings.streams()
                 ? new ExtsockHello(IwarpStream.RECEIVE_BUFFERS, IwarpStream.BUFFER_SIZE) : ExtsockHello.NONE;
         var preferences = settings.mpaPreferences(hello);
@@ -58,11 +63,13 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         Connection connection = new Connection(channel, ProgressEngine.instance().assign());
         MemoryRegistry registry = new MemoryRegistry();
         CompletionRing ring = new CompletionRing(QueuePair.SEND_QUEUE_DEPTH + QueuePair.RECEIVE_QUEUE_DEPTH);
-        QueuePair queuePair = new QueuePair(agreement, settings.maxFpduSize(), registry, connection);
+        int maxFpduSize = settings.maxFpduSize() != IwarpOptionValues.PATH_FPDU_SIZE
+                ? settings.maxFpduSize() : PathFpduSize.of(channel);
+        QueuePair queuePair = new QueuePair(agreement, maxFpduSize, registry, connection);
         connection.attach(queuePair);
 
         IwarpSettings negotiated = new IwarpSettings(agreement.revision(), agreement.crc(), agreement.sendMarkers(),
-                agreement.receiveMarkers(), agreement.ird(), agreement.ord(), settings.maxFpduSize(), initiator);
+                agreement.receiveMarkers(), agreement.ird(), agreement.ord(), maxFpduSize, initiator);
         IwarpConnectionImpl verbs = new IwarpConnectionImpl(queuePair, registry, ring, negotiated,
                 ExtsockHello.applicationData(peerData));
 

@@ -32,13 +32,21 @@ import java.nio.ByteBuffer;
  * field or the CRC.
  *
  * <p>The framing octets and the ULPDU header (a copy of a few dozen octets, cheaper than a slot
- * of its own) go into the {@link GatherWrite}'s scratch arena; payload buffers are referenced as
- * they are. Without markers, framing allocates nothing. A marker that falls inside a payload
- * buffer splits it into views (one small object per split, no copy of the data).
+ * of its own) go into the {@link GatherWrite}'s scratch arena. Without markers, so do heap
+ * payloads and small direct ones, when the arena has room: the JDK would copy a heap buffer
+ * into a direct one for the system call anyway, and a contiguous FPDU is one iovec instead of
+ * three. Large direct payloads (registered regions) are referenced as they are. Without
+ * markers, framing allocates nothing. A marker that falls inside a payload buffer splits it
+ * into views (one small object per split, no copy of the data).
  *
  * <p>One framer per connection direction, used by one thread at a time.
  */
 public final class FpduFramer {
+
+    /** Direct payloads up to this many octets are copied into the arena (see {@link #worthCopying}). */
+    private static final int SMALL_DIRECT_PAYLOAD = 512;
+    /** Arena room to keep after a copied payload for the rest of its FPDU: pad and CRC. */
+    private static final int TAIL_FRAMING_MAX = 3 + CRC_FIELD;
 
     private final boolean crcEnabled;
     private final boolean markers;
@@ -202,6 +210,12 @@ public final class FpduFramer {
                 putMarker((int) (position - lengthFieldPosition), out);
             }
             int count = markers ? (int) Math.min(end - from, MARKER_INTERVAL - position % MARKER_INTERVAL) : end - from;
+            if (!markers && worthCopying(payload, count) && out.freeScratch() >= count + TAIL_FRAMING_MAX) {
+                out.copyPayload(payload, from, count);  // now framing octets for the CRC's fold
+                position += count;
+                from += count;
+                continue;
+            }
             foldScratch(out);
             if (crcEnabled) {
                 crc.update(payload, from, count);
@@ -213,6 +227,11 @@ public final class FpduFramer {
             position += count;
             from += count;
         }
+    }
+
+    /** Whether payload octets go into the arena rather than by reference (see GatherWrite#copyPayload). */
+    private static boolean worthCopying(ByteBuffer payload, int count) {
+        return !payload.isDirect() || count <= SMALL_DIRECT_PAYLOAD;
     }
 
     /** A framing octet, preceded by the marker due at this position, if any. */

@@ -7,12 +7,13 @@ import java.util.Arrays;
  * One gathering write being assembled: a fixed array of buffer slots for
  * {@code channel.write(buffers(), firstPending(), count() - firstPending())}, and a small
  * direct scratch arena for the octets framing adds (length fields, DDP headers, markers, pad,
- * CRCs). Payload buffers are referenced, never copied.
+ * CRCs). Large direct payload buffers (registered regions) are referenced, not copied.
  *
  * <p>Framing octets that lie next to each other in the stream share one slot (the CRC of one
  * FPDU and the length field of the next, for instance), so n small FPDUs without payload take
- * one slot. When {@link FpduFramer#frame} finds no room it returns false: write out what is
- * here, {@link #reset()} and frame again. Nothing is allocated after construction.
+ * one slot. Heap payloads and small direct ones are copied into the arena instead (see {@link
+ * #copyPayload}). When {@link FpduFramer#frame} finds no room it returns false: write out what
+ * is here, {@link #reset()} and frame again. Nothing is allocated after construction.
  */
 public final class GatherWrite {
 
@@ -128,6 +129,17 @@ public final class GatherWrite {
             lastIsScratch = true;
         }
         arenaReferenced = arenaUsed;
+    }
+
+    /**
+     * Copies payload octets into the arena, after the framing written so far: they then share
+     * its slot, and the write keeps no reference to the payload. Worth it for a heap buffer (the
+     * JDK would copy it into a temporary direct buffer of its own for the system call anyway)
+     * and for a few direct octets (cheaper than one more iovec); the caller checks the room.
+     */
+    void copyPayload(ByteBuffer payload, int from, int count) {
+        arena.put(arenaUsed, payload, from, count);
+        arenaUsed += count;
     }
 
     /** Appends a payload buffer after the framing octets written so far. */

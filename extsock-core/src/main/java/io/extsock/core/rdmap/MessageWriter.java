@@ -37,9 +37,7 @@ public final class MessageWriter {
     /** Most buffers one segment's payload can span: the message's gather list length. */
     private static final int PAYLOAD_SLICES_PER_SEGMENT = 32;
 
-    private ByteBuffer[] payload;
-    private int payloadOffset;
-    private int payloadCount;
+    private MessagePayload payload;
 
     private boolean active;
     private boolean segmentPending;
@@ -49,7 +47,7 @@ public final class MessageWriter {
      * @param framer the framer of this direction
      * @param maxUlpduLength the MULPDU: the longest ULPDU one FPDU may carry (see {@link
      *     FpduFramer#maxUlpduLength})
-     * @param views how payload views are made
+     * @param views how views are made of payloads given as ByteBuffer arrays
      */
     public MessageWriter(FpduFramer framer, int maxUlpduLength, PayloadViews views) {
         this.framer = framer;
@@ -70,27 +68,42 @@ public final class MessageWriter {
      */
     public void startSend(RdmapOpcode variant, int invalidateStag, int messageSequenceNumber,
                           ByteBuffer[] payload, int offset, int count) {
+        startSend(variant, invalidateStag, messageSequenceNumber, buffers(payload, offset, count));
+    }
+
+    /** Starts a Send variant of the payload's octets. */
+    public void startSend(RdmapOpcode variant, int invalidateStag, int messageSequenceNumber, MessagePayload payload) {
         if (!variant.isSend()) {
             throw new IllegalArgumentException(variant + " is not a Send variant");
         }
         if (!variant.invalidatesStag() && invalidateStag != 0) {
             throw new IllegalArgumentException(variant + " invalidates nothing; its Invalidate STag is 0");
         }
-        begin(payload, offset, count);
+        begin(payload);
         segmenter.startUntagged(RdmapConstants.controlField(variant), invalidateStag, DdpConstants.QN_SEND,
                 messageSequenceNumber, totalLength());
     }
 
     /** Starts an RDMA Write (RFC 5040 section 5.1) to the peer's STag and tagged offset. */
     public void startWrite(int sinkStag, long sinkTaggedOffset, ByteBuffer[] payload, int offset, int count) {
-        begin(payload, offset, count);
+        startWrite(sinkStag, sinkTaggedOffset, buffers(payload, offset, count));
+    }
+
+    /** Starts an RDMA Write of the payload's octets. */
+    public void startWrite(int sinkStag, long sinkTaggedOffset, MessagePayload payload) {
+        begin(payload);
         segmenter.startTagged(RdmapConstants.controlField(RdmapOpcode.RDMA_WRITE), sinkStag, sinkTaggedOffset,
                 totalLength());
     }
 
     /** Starts an RDMA Read Response (RFC 5040 section 5.2) to the requester's sink. */
     public void startReadResponse(int sinkStag, long sinkTaggedOffset, ByteBuffer[] payload, int offset, int count) {
-        begin(payload, offset, count);
+        startReadResponse(sinkStag, sinkTaggedOffset, buffers(payload, offset, count));
+    }
+
+    /** Starts an RDMA Read Response of the payload's octets. */
+    public void startReadResponse(int sinkStag, long sinkTaggedOffset, MessagePayload payload) {
+        begin(payload);
         segmenter.startTagged(RdmapConstants.controlField(RdmapOpcode.RDMA_READ_RESPONSE), sinkStag,
                 sinkTaggedOffset, totalLength());
     }
@@ -162,14 +175,13 @@ public final class MessageWriter {
         return false;
     }
 
-    private void begin(ByteBuffer[] payload, int offset, int count) {
+    private void begin(MessagePayload payload) {
         requireIdle();
-        if (count > PAYLOAD_SLICES_PER_SEGMENT) {
-            throw new IllegalArgumentException(count + " payload buffers, at most " + PAYLOAD_SLICES_PER_SEGMENT);
+        if (payload.pieces() > PAYLOAD_SLICES_PER_SEGMENT) {
+            throw new IllegalArgumentException(payload.pieces() + " payload pieces, at most "
+                    + PAYLOAD_SLICES_PER_SEGMENT);
         }
         this.payload = payload;
-        this.payloadOffset = offset;
-        this.payloadCount = count;
         active = true;
         segmentPending = false;
         singleSegmentHeaderOnly = false;
@@ -177,8 +189,7 @@ public final class MessageWriter {
 
     private void beginHeaderOnly() {
         requireIdle();
-        payload = null;
-        payloadCount = 0;
+        payload = MessagePayload.EMPTY;
         header.clear();
         active = true;
         segmentPending = false;
@@ -193,35 +204,56 @@ public final class MessageWriter {
 
     private void finish() {
         active = false;
-        payload = null;
+        payload = MessagePayload.EMPTY;
     }
 
     private long totalLength() {
         long total = 0;
-        for (int i = payloadOffset; i < payloadOffset + payloadCount; i++) {
-            total += payload[i].remaining();
+        for (int i = 0; i < payload.pieces(); i++) {
+            total += payload.length(i);
         }
         return total;
     }
 
     /**
      * Fills {@link #segmentPayload} with views of message octets [from, from + length) and
-     * returns how many. Octets count from each buffer's position at the start of the message.
+     * returns how many.
      */
     private int sliceSegmentPayload(long from, int length) {
         int slices = 0;
-        long bufferStart = 0;
+        long pieceStart = 0;
         long end = from + length;
-        for (int i = payloadOffset; i < payloadOffset + payloadCount && bufferStart < end; i++) {
-            ByteBuffer source = payload[i];
-            long bufferEnd = bufferStart + source.remaining();
-            if (bufferEnd > from && source.hasRemaining()) {
-                int first = (int) (source.position() + Math.max(0, from - bufferStart));
-                int last = (int) (source.position() + Math.min(source.remaining(), end - bufferStart));
-                segmentPayload[slices++] = views.view(source, first, last);
+        for (int i = 0; i < payload.pieces() && pieceStart < end; i++) {
+            int pieceLength = payload.length(i);
+            long pieceEnd = pieceStart + pieceLength;
+            if (pieceEnd > from && pieceLength > 0) {
+                int first = (int) Math.max(0, from - pieceStart);
+                int last = (int) Math.min(pieceLength, end - pieceStart);
+                segmentPayload[slices++] = payload.view(i, first, last);
             }
-            bufferStart = bufferEnd;
+            pieceStart = pieceEnd;
         }
         return slices;
+    }
+
+    /** A payload given as buffers, viewed the way this writer was told to. */
+    private MessagePayload buffers(ByteBuffer[] buffers, int offset, int count) {
+        return new MessagePayload() {
+            @Override
+            public int pieces() {
+                return count;
+            }
+
+            @Override
+            public int length(int piece) {
+                return buffers[offset + piece].remaining();
+            }
+
+            @Override
+            public ByteBuffer view(int piece, int from, int to) {
+                ByteBuffer source = buffers[offset + piece];
+                return views.view(source, source.position() + from, source.position() + to);
+            }
+        };
     }
 }

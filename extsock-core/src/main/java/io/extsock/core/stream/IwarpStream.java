@@ -82,6 +82,6 @@ public final class IwarpStream implements SocketTransport {
         if (peerClosed) {
             input.peerClosed();
         }
-        output.fail(reason);
+        output.ended(peerClosed, reason);
     }
 }

@@ -79,14 +79,12 @@ final class StreamInput implements WorkCompleter {
                 if (failure == null) {
                     failure = detail != null ? detail : status.toString();
                 }
-                notifyAll();
                 return;
             }
             ByteBuffer message = buffers[index].duplicate().limit((int) length).position(0);
             if (length < StreamHeader.LENGTH) {
                 failure = "a stream message of " + length + " bytes arrived: the peer is not speaking extsock's"
                         + " stream protocol";
-                notifyAll();
                 return;
             }
             credits = StreamHeader.creditsReturned(message);
@@ -95,13 +93,16 @@ final class StreamInput implements WorkCompleter {
                 data[index] = message.position(StreamHeader.LENGTH);
                 filled[(filledHead + filledCount) % filled.length] = index;
                 filledCount++;
-            } else {
+            } else if (type == StreamHeader.DATA || type == StreamHeader.CREDIT || type == StreamHeader.FIN) {
                 if (type == StreamHeader.FIN) {
                     peerFinished = true;
                 }
                 repost = true;  // nothing to read in it (or input is shut down): post it again now
+            } else {
+                failure = "a stream message of unknown type " + type + " arrived: the peer is not speaking"
+                        + " extsock's stream protocol";
+                return;
             }
-            notifyAll();
         }
         if (credits > 0) {
             output.creditsReturned(credits);
@@ -207,8 +208,8 @@ final class StreamInput implements WorkCompleter {
                 data[release[i]] = null;
             }
             filledCount = 0;
-            notifyAll();
         }
+        queuePair.wakeWaiters();  // a reader blocked on this connection now reads end of stream
         for (int index : release) {
             repost(index);
         }
@@ -217,13 +218,11 @@ final class StreamInput implements WorkCompleter {
     /** The connection ended because the peer closed TCP. */
     synchronized void peerClosed() {
         peerClosed = true;
-        notifyAll();
     }
 
-    /** The socket closed: wake blocked readers. */
+    /** The socket closed (the connection's close wakes blocked readers). */
     synchronized void close() {
         closed = true;
-        notifyAll();
     }
 
     /** Credits owed to the peer, taken to ride on an outgoing message. */

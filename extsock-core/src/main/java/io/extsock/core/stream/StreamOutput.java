@@ -29,10 +29,13 @@ final class StreamOutput implements WorkCompleter {
     private StreamInput input;
 
     private int credits;
-    private int sendsOutstanding;
+    /** DATA Sends not yet completed, and why one of them failed: what decides a write's fate. */
+    private int dataSendsOutstanding;
+    private String dataFailure;
     private boolean creditUpdateWanted;
     private boolean finSent;
     private String failure;
+    private boolean peerClosed;
     private boolean closed;
 
     StreamOutput(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize) {
@@ -60,7 +63,7 @@ final class StreamOutput implements WorkCompleter {
                 synchronized (this) {
                     requireOpen();
                     credits--;
-                    sendsOutstanding++;
+                    dataSendsOutstanding++;
                     chunk = Math.min(len, maxPayload);
                     // Hold the transmit while more chunks can follow at once: one gathering write.
                     more = len > chunk && credits >= 2;
@@ -69,10 +72,17 @@ final class StreamOutput implements WorkCompleter {
                 off += chunk;
                 len -= chunk;
             }
-            // The array must not be used after we return: wait until TCP has every byte.
-            queuePair.await(this::allSentOrEnded, 0, false);
+            // The array must not be used after we return: wait until TCP has every byte. Like a
+            // TCP write, this one succeeded once its bytes went out, even if the connection ended
+            // just after (a credit update behind them may then be flushed: not this write's loss).
+            queuePair.await(this::dataSentOrClosed, 0, false);
             synchronized (this) {
-                requireOpen();
+                if (closed) {
+                    throw new SocketException("Socket closed");
+                }
+                if (dataFailure != null) {
+                    throw new SocketException(dataFailure);
+                }
             }
         } finally {
             writing.unlock();
@@ -90,9 +100,14 @@ final class StreamOutput implements WorkCompleter {
             }
             queuePair.await(() -> canSend(1), 0, false);
             synchronized (this) {
+                if (peerClosed && !closed) {
+                    // As on TCP, where shutting down output after the peer's FIN still succeeds:
+                    // the peer is gone in order, so there is nobody left to tell.
+                    finSent = true;
+                    return;
+                }
                 requireOpen();
                 credits--;
-                sendsOutstanding++;
                 finSent = true;
             }
             post(StreamHeader.FIN, null, true);
@@ -105,8 +120,8 @@ final class StreamOutput implements WorkCompleter {
         return credits >= creditsNeeded || failure != null || closed;
     }
 
-    private synchronized boolean allSentOrEnded() {
-        return sendsOutstanding == 0 || failure != null || closed;
+    private synchronized boolean dataSentOrClosed() {
+        return dataSendsOutstanding == 0 || closed;
     }
 
     /** The peer posted buffers again. */
@@ -116,7 +131,6 @@ final class StreamOutput implements WorkCompleter {
             credits += count;
             owed = creditUpdateWanted;
             creditUpdateWanted = false;
-            notifyAll();
         }
         if (owed) {
             sendCreditsSoon();
@@ -139,7 +153,6 @@ final class StreamOutput implements WorkCompleter {
                 return;
             }
             credits--;
-            sendsOutstanding++;
         }
         try {
             post(StreamHeader.CREDIT, null, true);
@@ -153,24 +166,29 @@ final class StreamOutput implements WorkCompleter {
     public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
                          int invalidatedStag, String detail) {
         synchronized (this) {
-            sendsOutstanding--;
-            if (status != CompletionStatus.SUCCESS && failure == null) {
-                failure = detail != null ? detail : status.toString();
+            String reason = status == CompletionStatus.SUCCESS ? null : detail != null ? detail : status.toString();
+            if (tag == StreamHeader.DATA) {
+                dataSendsOutstanding--;
+                if (reason != null && dataFailure == null) {
+                    dataFailure = reason;
+                }
             }
-            notifyAll();
+            if (reason != null && failure == null) {
+                failure = reason;
+            }
         }
     }
 
-    synchronized void fail(String reason) {
+    /** The connection ended; {@code peerClosed}: because the peer closed TCP in order. */
+    synchronized void ended(boolean peerClosed, String reason) {
+        this.peerClosed = peerClosed;
         if (failure == null) {
             failure = reason;
         }
-        notifyAll();
     }
 
     synchronized void close() {
         closed = true;
-        notifyAll();
     }
 
     private void post(int type, ByteBuffer payload, boolean transmitNow) throws IOException {
@@ -182,7 +200,9 @@ final class StreamOutput implements WorkCompleter {
             queuePair.postInternalSend(message, message.length, type, this, transmitNow);
         } catch (QueuePairClosedException e) {
             synchronized (this) {
-                sendsOutstanding--;
+                if (type == StreamHeader.DATA) {
+                    dataSendsOutstanding--;
+                }
             }
             throw new SocketException(e.getMessage());
         }

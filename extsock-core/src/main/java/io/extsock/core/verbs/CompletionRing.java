@@ -45,11 +45,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * </ul>
  *
  * <h2>Waiting</h2>
- * A waiting consumer first spins ({@link Thread#onSpinWait}) for up to the spin time given at
- * construction, {@value #DEFAULT_SPIN_NANOS} ns by default: on two vCPUs, waking a parked
- * thread on the other CPU costs about 40 to 85 µs, so spinning about as long as a wake-up costs
- * never loses more than a factor of two and wins whenever the completion comes sooner (the
- * usual case when the engine runs on the other CPU). Then it registers in a
+ * A waiting consumer first spins for up to the spin time given at construction,
+ * {@value #DEFAULT_SPIN_NANOS} ns by default: on two vCPUs, waking a parked thread on the other
+ * CPU costs about 40 to 85 µs, so spinning about as long as a wake-up costs never loses more
+ * than a factor of two and wins whenever the completion comes sooner. It spins by calling
+ * {@link Thread#yield} rather than {@link Thread#onSpinWait}: when the producer shares the
+ * waiter's CPU (unpinned threads often do), a busy spin keeps the producer off that CPU for
+ * the whole spin, and a ping-pong round trip measured about 100 µs instead of 1.3 µs; a yield
+ * hands the CPU over, and costs only a short syscall when nobody else wants it (see
+ * CompletionQueuePath in extsock-bench). Then the consumer registers in a
  * {@link CompletionWaiters} slot and parks. A producer publishes its slot with a volatile store
  * and then reads the waiter count with a volatile read; a consumer registers with a volatile
  * read-modify-write and then checks for a completion. Whichever of the two goes second sees
@@ -59,7 +63,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class CompletionRing implements CompletionQueue {
 
-    /** How long a waiting consumer spins before it parks, by default: about one wake-up's cost. */
+    /** How long a waiting consumer spins (yielding) before it parks, by default: about one wake-up's cost. */
     public static final long DEFAULT_SPIN_NANOS = 50_000;
 
     /** Consumers that can park at once and be woken by the producer itself. */
@@ -118,7 +122,7 @@ public final class CompletionRing implements CompletionQueue {
 
     /**
      * @param capacity  completions the ring holds at least (rounded up to a power of two)
-     * @param spinNanos how long a waiting consumer spins before it parks; 0 parks at once
+     * @param spinNanos how long a waiting consumer spins (yielding) before it parks; 0 parks at once
      */
     public CompletionRing(int capacity, long spinNanos) {
         this(capacity, spinNanos, DEFAULT_PARKING_SLOTS);
@@ -332,7 +336,7 @@ public final class CompletionRing implements CompletionQueue {
         }
         into.set(tags[index], OPCODES[opcodes[index]], STATUSES[statuses[index]], byteLengths[index],
                 solicited[index], invalidatedStags[index], details[index]);
-        details[index] = null; // the ring keeps no garbage alive
+        details[index] = null; // a consumed slot keeps no garbage alive
         SEQUENCES.setRelease(sequences, index, position + mask + 1);
         // After the slot is free: consumed() must never promise a slot a producer cannot have yet.
         HEAD.setRelease(this, position + 1);
@@ -360,7 +364,7 @@ public final class CompletionRing implements CompletionQueue {
 
     private boolean spinUntilAvailable(long start, long spinLimitNanos) throws InterruptedException {
         while (System.nanoTime() - start < spinLimitNanos) {
-            Thread.onSpinWait();
+            Thread.yield(); // not onSpinWait: the producer may be waiting for this very CPU
             if (available()) {
                 return true;
             }

@@ -32,6 +32,9 @@ public final class IwarpConnectionImpl implements IwarpConnection {
     private final LocalAccessCheck localAccess;
     private final CompletionQueue completions;
     private final WorkCompleter toCompletionQueue;
+    private final CompletionRing ring;
+    /** Requests posted to report to the completion queue; with ring.consumed(), its occupancy. */
+    private final java.util.concurrent.atomic.AtomicLong postedToQueue = new java.util.concurrent.atomic.AtomicLong();
     private final IwarpSettings settings;
     private final byte[] peerPrivateData;
     private volatile boolean streamsOwnSendsAndReceives;
@@ -41,6 +44,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
         this.queuePair = queuePair;
         this.registry = registry;
         this.localAccess = new LocalAccessCheck(registry);
+        this.ring = ring;
         this.completions = new InlineCompletionQueue(ring, queuePair);
         this.toCompletionQueue = (tag, opcode, status, length, solicited, invalidated, detail) -> {
             if (!ring.add(tag, opcode, status, length, solicited, invalidated, detail)) {
@@ -69,9 +73,29 @@ public final class IwarpConnectionImpl implements IwarpConnection {
         return registry.register(buffer, access, true);
     }
 
+    /**
+     * Posts a request that reports to the completion queue. Each such request holds a slot of
+     * the queue until its completion is polled, so that no completion ever finds it full.
+     *
+     * @throws IllegalStateException when the queue's capacity is taken: poll completions first
+     */
     @Override
     public void post(WorkRequest request) throws IOException {
-        post(request, toCompletionQueue);
+        long occupied = postedToQueue.incrementAndGet() - ring.consumed();
+        if (occupied > ring.capacity()) {
+            postedToQueue.decrementAndGet();
+            throw new IllegalStateException("the completion queue is full: " + ring.capacity()
+                    + " requests posted and not yet polled; poll completions before posting more");
+        }
+        boolean posted = false;
+        try {
+            post(request, toCompletionQueue);
+            posted = true;
+        } finally {
+            if (!posted) {
+                postedToQueue.decrementAndGet();
+            }
+        }
     }
 
     @Override
@@ -173,10 +197,8 @@ public final class IwarpConnectionImpl implements IwarpConnection {
         if (refused != null) {
             work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "RDMA Read sink: " + refused);
         } else {
-            RegisteredRegion region = (RegisteredRegion) sink.region();
-            work.sinkStag = region.stag();
+            work.sinkRegion = (RegisteredRegion) sink.region();
             work.sinkOffset = sink.offset();
-            work.sinkBuffer = window(region, sink.offset(), sink.length()).slice();
         }
         queuePair.postSend(work);
     }
@@ -194,9 +216,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
                         false, 0, "receive buffer " + i + ": " + refused);
                 return;
             }
-            RegisteredRegion region = (RegisteredRegion) slice.region();
-            work.scatter[work.scatterCount++] = window(region, slice.offset(), slice.length());
-            work.capacity += slice.length();
+            work.addPiece((RegisteredRegion) slice.region(), slice.offset(), slice.length());
         }
         queuePair.postReceive(work);
     }
@@ -210,15 +230,8 @@ public final class IwarpConnectionImpl implements IwarpConnection {
                 work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "gather slice " + i + ": " + refused);
                 return;
             }
-            RegisteredRegion region = (RegisteredRegion) slice.region();
-            work.payload[work.payloadCount++] = window(region, slice.offset(), slice.length());
-            work.length += slice.length();
+            work.addPiece((RegisteredRegion) slice.region(), slice.offset(), slice.length());
         }
-    }
-
-    /** A view of the region of its own: queued requests each keep theirs until they finish. */
-    private static ByteBuffer window(RegisteredRegion region, long offset, int length) {
-        return region.buffer().limit((int) (offset + length)).position((int) offset);
     }
 
     private void requireSendsAndReceivesAvailable() {

@@ -11,6 +11,7 @@ import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.GatherWrite;
 import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.mpa.RtrKind;
+import io.extsock.core.rdmap.MessagePayload;
 import io.extsock.core.rdmap.MessageWriter;
 import io.extsock.core.rdmap.PayloadViews;
 import io.extsock.core.rdmap.RdmapConstants;
@@ -70,6 +71,9 @@ public final class QueuePair implements SegmentSink {
          * meanwhile (see the engine's Connection#await).
          */
         boolean await(java.util.function.BooleanSupplier condition, long timeoutNanos, boolean interruptible);
+
+        /** Something a waiter may wait for changed outside the connection's own progress: let it look again. */
+        void wakeWaiters();
     }
 
     private final MpaAgreement agreement;
@@ -100,6 +104,8 @@ public final class QueuePair implements SegmentSink {
     private final MessageWriter writer;
     private final MessageSequenceNumbers sendSequence = new MessageSequenceNumbers();
     private final List<SendWork> lastSegmentInGather = new ArrayList<>();
+    private final LentViews lentViews = new LentViews();
+    private final ReadRequestHeader outgoingRead = new ReadRequestHeader();
     private SendWork framing;
     private InboundRead responding;
     private boolean terminateFramed;
@@ -256,8 +262,7 @@ public final class QueuePair implements SegmentSink {
         work.tag = tag;
         work.completer = completer;
         for (int i = 0; i < count; i++) {
-            work.payload[work.payloadCount++] = payload[i];
-            work.length += payload[i].remaining();
+            work.addPiece(payload[i]);
         }
         postSend(work, transmitNow);
     }
@@ -268,9 +273,7 @@ public final class QueuePair implements SegmentSink {
         ReceiveWork work = newReceiveWork();
         work.tag = tag;
         work.completer = completer;
-        work.scatter[0] = buffer;
-        work.scatterCount = 1;
-        work.capacity = buffer.remaining();
+        work.addPiece(buffer);
         postReceive(work);
     }
 
@@ -283,6 +286,11 @@ public final class QueuePair implements SegmentSink {
      */
     public boolean await(java.util.function.BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
         return driver.await(condition, timeoutNanos, interruptible);
+    }
+
+    /** Wakes the threads waiting in {@link #await}, to look at their conditions again. */
+    public void wakeWaiters() {
+        driver.wakeWaiters();
     }
 
     /** Whether the connection still accepts work. */
@@ -330,6 +338,7 @@ public final class QueuePair implements SegmentSink {
     /** The gathering write that {@link #frame} filled went out whole. */
     public void transmitted() {
         boolean closeNow = false;
+        lentViews.returnAll();  // the write is out: its views go back to their regions
         synchronized (lock) {
             for (SendWork work : lastSegmentInGather) {
                 work.finish(CompletionStatus.SUCCESS, null);
@@ -380,12 +389,11 @@ public final class QueuePair implements SegmentSink {
             if (responseReady && (preferReadResponse || !sendReady)) {
                 preferReadResponse = false;
                 responding = inboundReads.poll();
-                ByteBuffer source = readResponseSource(responding);
-                if (source == null) {
+                if (!checkReadResponseSource(responding)) {
                     return true;  // the region went away meanwhile: a Terminate is queued instead
                 }
-                writer.startReadResponse(responding.sinkStag, responding.sinkTaggedOffset,
-                        new ByteBuffer[] {source}, 0, 1);
+                responding.lentViews = lentViews;
+                writer.startReadResponse(responding.sinkStag, responding.sinkTaggedOffset, responding);
                 return true;
             }
             if (!sendReady) {
@@ -399,13 +407,13 @@ public final class QueuePair implements SegmentSink {
     }
 
     /**
-     * The octets a Read Response carries, checked again now: the application may have
-     * deregistered the region since the request arrived (RFC 5042: its STag is then dead).
-     * Null, with a Terminate queued, if the check fails. Called under the lock.
+     * Checks a Read Response's source again now: the application may have deregistered the
+     * region since the request arrived (RFC 5042: its STag is then dead). False, with a
+     * Terminate queued, if the check fails. Called under the lock.
      */
-    private ByteBuffer readResponseSource(InboundRead read) {
+    private boolean checkReadResponseSource(InboundRead read) {
         if (read.size == 0) {
-            return ByteBuffer.allocate(0);
+            return true;
         }
         TerminateCause refused = readSources.check(read.sourceStag, read.sourceTaggedOffset, read.size);
         if (refused != null) {
@@ -417,11 +425,11 @@ public final class QueuePair implements SegmentSink {
             terminateToSend = new TerminateHeader().reset(refused);
             end("terminated by this side: " + ReadSourceCheck.describe(refused, read.sourceStag,
                     read.sourceTaggedOffset, read.size) + " (the region was deregistered before the response)",
-                    CompletionStatus.FLUSHED, null);
-            return null;
+                    CompletionStatus.FLUSHED, null, null);
+            return false;
         }
-        return registry.lookup(read.sourceStag).buffer()
-                .limit((int) (read.sourceTaggedOffset + read.size)).position((int) read.sourceTaggedOffset);
+        read.source = registry.lookup(read.sourceStag);
+        return true;
     }
 
     /** A send-queue head may go unless it is a Read beyond the negotiated ORD. */
@@ -430,6 +438,7 @@ public final class QueuePair implements SegmentSink {
     }
 
     private void startSendWork(SendWork work) {
+        work.lentViews = lentViews;
         switch (work.opcode) {
             case SEND:
                 RdmapOpcode variant = work.invalidate
@@ -437,15 +446,15 @@ public final class QueuePair implements SegmentSink {
                                 : RdmapOpcode.SEND_WITH_INVALIDATE)
                         : (work.solicited ? RdmapOpcode.SEND_WITH_SOLICITED_EVENT : RdmapOpcode.SEND);
                 writer.startSend(variant, work.invalidate ? work.invalidateStag : 0,
-                        sendSequence.assign(DdpConstants.QN_SEND), work.payload, 0, work.payloadCount);
+                        sendSequence.assign(DdpConstants.QN_SEND), work);
                 break;
             case RDMA_WRITE:
-                writer.startWrite(work.remoteStag, work.remoteOffset, work.payload, 0, work.payloadCount);
+                writer.startWrite(work.remoteStag, work.remoteOffset, work);
                 break;
             case RDMA_READ:
                 outstandingReads.add(work);
-                writer.startReadRequest(sendSequence.assign(DdpConstants.QN_READ_REQUEST), new ReadRequestHeader()
-                        .set(work.sinkStag, work.sinkOffset, work.length, work.remoteStag, work.remoteOffset));
+                writer.startReadRequest(sendSequence.assign(DdpConstants.QN_READ_REQUEST), outgoingRead
+                        .set(work.sinkRegion.stag(), work.sinkOffset, work.length, work.remoteStag, work.remoteOffset));
                 break;
             default:
                 throw new IllegalStateException("not a send-queue operation: " + work.opcode);
@@ -457,15 +466,14 @@ public final class QueuePair implements SegmentSink {
         RtrKind kind = agreement.rtr().orElseThrow();
         switch (kind) {
             case ZERO_LENGTH_WRITE:
-                writer.startWrite(0, 0, new ByteBuffer[0], 0, 0);
+                writer.startWrite(0, 0, MessagePayload.EMPTY);
                 break;
             case ZERO_LENGTH_READ:
                 writer.startReadRequest(sendSequence.assign(DdpConstants.QN_READ_REQUEST),
-                        new ReadRequestHeader().set(0, 0, 0, 0, 0));
+                        outgoingRead.set(0, 0, 0, 0, 0));
                 break;
             default:
-                writer.startSend(RdmapOpcode.SEND, 0, sendSequence.assign(DdpConstants.QN_SEND),
-                        new ByteBuffer[0], 0, 0);
+                writer.startSend(RdmapOpcode.SEND, 0, sendSequence.assign(DdpConstants.QN_SEND), MessagePayload.EMPTY);
         }
     }
 
@@ -543,10 +551,8 @@ public final class QueuePair implements SegmentSink {
                 if (length == 0) {
                     return null;
                 }
-                SendWork read = outstandingReadHead();
-                long into = header.ddp().taggedOffset() - read.sinkOffset;
-                read.readPlaced += length;
-                return read.sinkBuffer.duplicate().limit((int) (into + length)).position((int) into);
+                // DDP's check kept the segment within the outstanding Read's sink range.
+                return outstandingReadHead().sinkRegion.placementWindow(header.ddp().taggedOffset(), length);
             }
             case RDMA_READ_REQUEST:
                 acceptReadRequest(header.readRequest());
@@ -616,18 +622,17 @@ public final class QueuePair implements SegmentSink {
         // Find the scatter slice the segment starts in; if it spans slices, go through a
         // bounce buffer (a copy, only for segments that straddle slices).
         long skip = messageOffset;
-        for (int i = 0; i < receiving.scatterCount; i++) {
-            ByteBuffer slice = receiving.scatter[i];
-            if (skip < slice.remaining()) {
-                if (skip + length <= slice.remaining()) {
-                    int from = slice.position() + (int) skip;
-                    return slice.duplicate().limit(from + length).position(from);
+        for (int i = 0; i < receiving.pieces; i++) {
+            int pieceLength = receiving.length(i);
+            if (skip < pieceLength) {
+                if (skip + length <= pieceLength) {
+                    return receiving.placement(i, (int) skip, length);
                 }
                 bounce = ByteBuffer.allocate(length);
                 bounceOffset = messageOffset;
                 return bounce;
             }
-            skip -= slice.remaining();
+            skip -= pieceLength;
         }
         throw new IllegalStateException("DDP admitted a Send longer than its receive buffer");
     }
@@ -635,17 +640,15 @@ public final class QueuePair implements SegmentSink {
     private void scatterBounce() {
         bounce.flip();
         long skip = bounceOffset;
-        for (int i = 0; i < receiving.scatterCount && bounce.hasRemaining(); i++) {
-            ByteBuffer slice = receiving.scatter[i];
-            if (skip >= slice.remaining()) {
-                skip -= slice.remaining();
+        for (int i = 0; i < receiving.pieces && bounce.hasRemaining(); i++) {
+            int pieceLength = receiving.length(i);
+            if (skip >= pieceLength) {
+                skip -= pieceLength;
                 continue;
             }
-            int from = slice.position() + (int) skip;
-            int count = Math.min(bounce.remaining(), slice.remaining() - (int) skip);
-            ByteBuffer target = slice.duplicate().limit(from + count).position(from);
+            int count = Math.min(bounce.remaining(), pieceLength - (int) skip);
             ByteBuffer part = bounce.duplicate().limit(bounce.position() + count);
-            target.put(part);
+            receiving.placement(i, (int) skip, count).put(part);
             bounce.position(bounce.position() + count);
             skip = 0;
         }
@@ -777,7 +780,7 @@ public final class QueuePair implements SegmentSink {
         public void describe(int stag, TaggedBufferDescription answer) {
             if (segmentOpcode == RdmapOpcode.RDMA_READ_RESPONSE) {
                 SendWork read = outstandingReadHead();
-                if (read != null && read.sinkStag == stag) {
+                if (read != null && read.sinkRegion.stag() == stag) {
                     answer.usable(read.sinkOffset, read.length);
                 } else {
                     answer.noSuchStag();
@@ -839,7 +842,7 @@ public final class QueuePair implements SegmentSink {
             if (send) {
                 terminateToSend = terminate;
             }
-            end(reason, receiveStatus, null);
+            end(reason, receiveStatus, null, null);
         }
         if (send) {
             driver.transmitPending();
@@ -855,20 +858,43 @@ public final class QueuePair implements SegmentSink {
         String reason = "terminated by the peer: " + (cause != null ? cause.description()
                 : String.format("layer %d, type %d, code 0x%02x", terminate.layer(), terminate.errorType(),
                         terminate.errorCode()));
-        CompletionStatus readStatus = cause != null && cause.layer() == ErrorLayer.RDMAP && cause.errorType() == 1
-                || cause != null && cause.layer() == ErrorLayer.DDP && cause.errorType() == 1
-                ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.REMOTE_OPERATION_ERROR;
         synchronized (lock) {
-            end(reason, CompletionStatus.FLUSHED, readStatus);
+            SendWork culprit = readTheTerminateIsAbout(terminate);
+            CompletionStatus culpritStatus = cause != null && cause.layer() == ErrorLayer.RDMAP && cause.errorType() == 1
+                    ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.REMOTE_OPERATION_ERROR;
+            end(reason, CompletionStatus.FLUSHED, culprit, culpritStatus);
         }
         driver.closeRequested();
+    }
+
+    /**
+     * The outstanding RDMA Read a peer's Terminate is about (RFC 5040 section 4.8): the one its
+     * copied Read Request header names, else, for an RDMAP remote protection error (which only a
+     * Read Request of ours can cause), the oldest; none for other errors (our Writes and Sends
+     * left already). Called under the lock.
+     */
+    private SendWork readTheTerminateIsAbout(TerminateHeader terminate) {
+        if (terminate.hasTerminatedReadRequest()) {
+            ReadRequestHeader copied = terminate.terminatedReadRequest();
+            for (SendWork read : outstandingReads) {
+                if (read.sinkRegion != null && read.sinkRegion.stag() == copied.sinkStag()
+                        && read.sinkOffset == copied.sinkTaggedOffset() && read.length == copied.readSize()) {
+                    return read;
+                }
+            }
+        }
+        TerminateCause cause = terminate.cause();
+        if (cause != null && cause.layer() == ErrorLayer.RDMAP && cause.errorType() == 1) {
+            return outstandingReads.peek();
+        }
+        return null;
     }
 
     /** The connection broke under us (reset, end of stream, I/O error). */
     public void connectionLost(String reason) {
         synchronized (lock) {
             if (state == QueuePairState.CONNECTED) {
-                end(reason, CompletionStatus.FLUSHED, CompletionStatus.FLUSHED);
+                end(reason, CompletionStatus.FLUSHED, null, null);
             }
         }
     }
@@ -877,30 +903,44 @@ public final class QueuePair implements SegmentSink {
     public void close() {
         synchronized (lock) {
             if (state == QueuePairState.CONNECTED) {
-                end("the connection was closed", CompletionStatus.FLUSHED, CompletionStatus.FLUSHED);
+                end("the connection was closed", CompletionStatus.FLUSHED, null, null);
             }
         }
     }
 
     /**
-     * Ends the connection: every request not yet done completes, with {@code readStatus} for
-     * the outstanding RDMA Reads (the peer's Terminate may be about them) and FLUSHED or
-     * {@code receiveStatus} for the rest. Called under the lock.
+     * The gathering write that {@link #frame} filled will not go out whole (the connection
+     * broke or closed): the requests whose last bytes were in it are flushed.
      */
-    private void end(String reason, CompletionStatus receiveStatus, CompletionStatus readStatus) {
+    public void transmitAborted(String reason) {
+        lentViews.returnAll();
+        synchronized (lock) {
+            for (SendWork work : lastSegmentInGather) {
+                work.finish(CompletionStatus.FLUSHED, reason != null ? reason : failure);
+            }
+            lastSegmentInGather.clear();
+            deliverSendCompletions();
+        }
+    }
+
+    /**
+     * Ends the connection: every request not yet done completes: the {@code culprit} (the Read
+     * a peer's Terminate is about) with {@code culpritStatus}, the Receive being filled with
+     * {@code receiveStatus}, the rest FLUSHED. Requests whose last bytes are in the gathering
+     * write being written wait for it: {@link #transmitted} completes them (they went out) or
+     * {@link #transmitAborted} flushes them. Called under the lock.
+     */
+    private void end(String reason, CompletionStatus receiveStatus, SendWork culprit, CompletionStatus culpritStatus) {
         if (state != QueuePairState.CONNECTED) {
             return;
         }
         state = QueuePairState.ERROR;
         failure = reason;
         for (SendWork work : inFlight) {
-            if (!work.done) {
-                boolean read = work.opcode == WorkOpcode.RDMA_READ && outstandingReads.contains(work);
-                CompletionStatus status = read && readStatus != null ? readStatus : CompletionStatus.FLUSHED;
-                work.finish(status, reason);
+            if (!work.done && !lastSegmentInGather.contains(work)) {
+                work.finish(work == culprit ? culpritStatus : CompletionStatus.FLUSHED, reason);
             }
         }
-        lastSegmentInGather.clear();
         unframed.clear();
         outstandingReads.clear();
         deliverSendCompletions();

@@ -59,6 +59,10 @@ public final class RegisteredRegion implements MemoryRegion {
 
     private volatile int state = VALID;
 
+    /** Most views kept for reuse: enough for one full gathering write of this region. */
+    private static final int MAX_POOLED_VIEWS = 256;
+    private final java.util.ArrayDeque<ByteBuffer> transmitViewPool = new java.util.ArrayDeque<>();
+
     RegisteredRegion(MemoryRegistry registry, ByteBuffer memory, ByteOrder order, int stag, Set<Access> access,
             PinnedRange pinnedRange) {
         this.registry = registry;
@@ -179,6 +183,31 @@ public final class RegisteredRegion implements MemoryRegion {
      */
     public ByteBuffer transmitWindow(long offset, int length) {
         return window(transmitView, offset, length);
+    }
+
+    /**
+     * A view of the region's bytes {@code [offset, offset + length)} for a gathering write,
+     * from a pool of views this region keeps (a gathering write may reference several at once;
+     * the pool lives and dies with the region). Give it back with {@link #returnTransmitView}
+     * once the write is done. Transmit path only, one thread at a time; allocation-free in the
+     * steady state.
+     */
+    public ByteBuffer lendTransmitView(long offset, int length) {
+        ByteBuffer view = transmitViewPool.pollFirst();
+        if (view == null) {
+            view = memory.duplicate().order(order);
+        }
+        Objects.checkFromIndexSize(offset, length, length());
+        int start = (int) offset;
+        view.limit(start + length).position(start);
+        return view;
+    }
+
+    /** A view lent by {@link #lendTransmitView}, no longer referenced by any write. */
+    public void returnTransmitView(ByteBuffer view) {
+        if (transmitViewPool.size() < MAX_POOLED_VIEWS) {
+            transmitViewPool.addFirst(view);
+        }
     }
 
     private ByteBuffer window(ByteBuffer view, long offset, int length) {

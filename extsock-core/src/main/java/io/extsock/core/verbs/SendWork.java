@@ -1,5 +1,6 @@
 package io.extsock.core.verbs;
 
+import io.extsock.core.rdmap.MessagePayload;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 import java.nio.ByteBuffer;
@@ -8,17 +9,27 @@ import java.nio.ByteBuffer;
  * One entry of a connection's send queue: a Send, an RDMA Write or an RDMA Read, copied from
  * the application's request when it was posted (or made by the stream layer). Entries are
  * pooled and reused; all fields belong to the queue pair's lock until the entry is framed.
+ *
+ * <p>The payload of a Send or Write is a gather list of pieces, each a range of a registered
+ * region (viewed through the region's pooled views while framed: no allocation) or, for the
+ * engine's own stream, a plain buffer.
  */
-final class SendWork {
+final class SendWork implements MessagePayload {
+
+    private static final int MAX_PIECES = io.extsock.verbs.WorkRequest.MAX_SLICES;
 
     WorkOpcode opcode;
     long tag;
     WorkCompleter completer;
 
-    /** Payload of a Send or Write: views of the gathered slices, positioned at their data. */
-    final ByteBuffer[] payload = new ByteBuffer[io.extsock.verbs.WorkRequest.MAX_SLICES];
-    int payloadCount;
+    private final RegisteredRegion[] regions = new RegisteredRegion[MAX_PIECES];
+    private final long[] offsets = new long[MAX_PIECES];
+    private final int[] lengths = new int[MAX_PIECES];
+    private final ByteBuffer[] buffers = new ByteBuffer[MAX_PIECES];
+    private int pieces;
     long length;
+    /** Where region views lent for framing are recorded until the write went out. */
+    LentViews lentViews;
 
     /** Send variants: Solicited Event, Invalidate of the peer's STag. */
     boolean solicited;
@@ -29,18 +40,51 @@ final class SendWork {
     int remoteStag;
     long remoteOffset;
 
-    /** Read: the local sink (region STag, offset within it); length is the read size. */
-    int sinkStag;
+    /** Read: the local sink, a range of a region (its STag goes in the Read Request). */
+    RegisteredRegion sinkRegion;
     long sinkOffset;
-    ByteBuffer sinkBuffer;
-
-    /** Read: octets of the response placed so far. */
-    long readPlaced;
 
     /** Set once the request finished; its completion waits for those posted before it. */
     boolean done;
     CompletionStatus status;
     String detail;
+
+    /** Adds a piece: {@code length} octets of the region from {@code offset}. */
+    void addPiece(RegisteredRegion region, long offset, int length) {
+        regions[pieces] = region;
+        offsets[pieces] = offset;
+        lengths[pieces] = length;
+        pieces++;
+        this.length += length;
+    }
+
+    /** Adds a piece: the buffer's remaining octets (the engine's own stream). */
+    void addPiece(ByteBuffer buffer) {
+        buffers[pieces] = buffer;
+        lengths[pieces] = buffer.remaining();
+        pieces++;
+        this.length += buffer.remaining();
+    }
+
+    @Override
+    public int pieces() {
+        return pieces;
+    }
+
+    @Override
+    public int length(int piece) {
+        return lengths[piece];
+    }
+
+    @Override
+    public ByteBuffer view(int piece, int from, int to) {
+        RegisteredRegion region = regions[piece];
+        if (region != null) {
+            return lentViews.lend(region, offsets[piece] + from, to - from);
+        }
+        ByteBuffer buffer = buffers[piece];
+        return buffer.duplicate().limit(buffer.position() + to).position(buffer.position() + from);
+    }
 
     /** Marks the entry finished; the queue pair reports it in send-queue order. */
     void finish(CompletionStatus status, String detail) {
@@ -50,21 +94,21 @@ final class SendWork {
     }
 
     void clear() {
-        for (int i = 0; i < payloadCount; i++) {
-            payload[i] = null;
+        for (int i = 0; i < pieces; i++) {
+            regions[i] = null;
+            buffers[i] = null;
         }
-        payloadCount = 0;
+        pieces = 0;
         completer = null;
-        sinkBuffer = null;
+        sinkRegion = null;
+        lentViews = null;
         length = 0;
         solicited = false;
         invalidate = false;
         invalidateStag = 0;
         remoteStag = 0;
         remoteOffset = 0;
-        sinkStag = 0;
         sinkOffset = 0;
-        readPlaced = 0;
         done = false;
         status = null;
         detail = null;

@@ -138,6 +138,13 @@ class ModeSwitchTest {
         try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.MAX_FPDU_SIZE, 200),
                 Map.of(IwarpOptions.MAX_FPDU_SIZE, 9000))) {
             assertEquals(200, pair.clientVerbs().settings().maxFpduSize());
+            assertEquals(9000, pair.serverVerbs().settings().maxFpduSize());
+            assertEchoWorks(pair);
+        }
+        try (IwarpPair pair = IwarpPair.open()) {
+            // By default one TCP segment of the path: loopback's MTU less IPv4, TCP and timestamps.
+            int mtu = java.net.NetworkInterface.getByInetAddress(InetAddress.getLoopbackAddress()).getMTU();
+            assertEquals(Math.min(mtu - 52, 65_544) & ~3, pair.clientVerbs().settings().maxFpduSize());
             assertEchoWorks(pair);
         }
         byte[] hello = "hello, peer".getBytes(StandardCharsets.US_ASCII);
@@ -154,8 +161,30 @@ class ModeSwitchTest {
             assertThrows(IllegalArgumentException.class, () -> socket.setOption(IwarpOptions.MPA_REVISION, 3));
             assertThrows(IllegalArgumentException.class, () -> socket.setOption(IwarpOptions.MAX_FPDU_SIZE, 10));
             assertThrows(IllegalArgumentException.class, () -> socket.setOption(IwarpOptions.PRIVATE_DATA, new byte[300]));
-            assertEquals(1448, socket.getOption(IwarpOptions.MAX_FPDU_SIZE));
+            IllegalArgumentException tooSmall = assertThrows(IllegalArgumentException.class,
+                    () -> socket.setOption(IwarpOptions.MAX_FPDU_SIZE, 63));
+            assertTrue(tooSmall.getMessage().contains("one TCP segment of the path"), tooSmall.getMessage());
+            assertEquals(0, socket.getOption(IwarpOptions.MAX_FPDU_SIZE), "0: sized from the path at the switch");
             assertEquals(ReadyToReceive.ZERO_LENGTH_WRITE, socket.getOption(IwarpOptions.READY_TO_RECEIVE));
+        }
+    }
+
+    @Test
+    @DisplayName("TCP_NODELAY reads as the application set it, before and after the switch")
+    void tcpNoDelayIsTheApplications() throws Exception {
+        try (ExtendedServerSocket server = new ExtendedServerSocket(0, 5, InetAddress.getLoopbackAddress());
+             ExtendedSocket client = new ExtendedSocket(InetAddress.getLoopbackAddress(), server.getLocalPort());
+             ExtendedSocket accepted = server.accept()) {
+            client.setTcpNoDelay(false);
+            accepted.setTcpNoDelay(true);
+            switchBoth(client, accepted);
+            assertFalse(client.getTcpNoDelay());
+            assertTrue(accepted.getTcpNoDelay());
+            client.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
+            assertTrue(client.getOption(java.net.StandardSocketOptions.TCP_NODELAY));
+            accepted.setTcpNoDelay(false);
+            assertFalse(accepted.getTcpNoDelay());
+            assertEchoWorks(client, accepted);
         }
     }
 
@@ -259,19 +288,23 @@ class ModeSwitchTest {
     }
 
     private static void assertEchoWorks(IwarpPair pair) throws Exception {
+        assertEchoWorks(pair.client, pair.accepted);
+    }
+
+    private static void assertEchoWorks(Socket client, Socket accepted) throws Exception {
         byte[] message = new byte[100_000];
         new java.util.SplittableRandom(5).nextBytes(message);
         CompletableFuture<Void> echo = CompletableFuture.runAsync(() -> {
             try {
-                InputStream in = pair.accepted.getInputStream();
-                OutputStream out = pair.accepted.getOutputStream();
+                InputStream in = accepted.getInputStream();
+                OutputStream out = accepted.getOutputStream();
                 out.write(in.readNBytes(message.length));
             } catch (IOException e) {
                 throw new RuntimeException(e);
             }
         });
-        pair.client.getOutputStream().write(message);
-        byte[] back = new DataInputStream(pair.client.getInputStream()).readNBytes(message.length);
+        client.getOutputStream().write(message);
+        byte[] back = new DataInputStream(client.getInputStream()).readNBytes(message.length);
         echo.get(20, TimeUnit.SECONDS);
         assertArrayEquals(message, back);
     }

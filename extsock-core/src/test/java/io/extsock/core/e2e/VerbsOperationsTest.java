@@ -221,6 +221,37 @@ class VerbsOperationsTest {
         }
     }
 
+    @Test
+    @DisplayName("Posting stops at the completion queue's capacity until completions are polled")
+    void completionQueueCapacityIsEnforcedAtPosting() throws Exception {
+        try (IwarpPair pair = IwarpPair.openVerbs()) {
+            IwarpConnection client = pair.clientVerbs();
+            MemoryRegion target = pair.serverVerbs().register(ByteBuffer.allocateDirect(8), REMOTE_RW);
+            MemoryRegion source = client.register(ByteBuffer.allocateDirect(8), Set.of());
+            WriteRequest write = new WriteRequest().gather(source.slice(0, 8)).target(target.remote());
+            int posted = 0;
+            IllegalStateException full = null;
+            while (full == null && posted < 10_000) {
+                try {
+                    client.post(write.tag(posted));
+                    posted++;
+                } catch (IllegalStateException e) {
+                    full = e;
+                }
+            }
+            assertNotNull(full, "posting must stop before the queue can overflow");
+            assertTrue(full.getMessage().contains("poll"), full.getMessage());
+            // Everything posted completes, exactly once, and after polling there is room again.
+            for (int i = 0; i < posted; i++) {
+                WorkCompletion done = client.completions().take(20, TimeUnit.SECONDS);
+                assertNotNull(done, "completion " + i);
+                assertEquals(i, done.tag());
+            }
+            client.post(write.tag(-1));
+            assertEquals(-1, client.completions().take(20, TimeUnit.SECONDS).tag());
+        }
+    }
+
     private static byte[] random(int size, long seed) {
         byte[] data = new byte[size];
         new SplittableRandom(seed).nextBytes(data);

@@ -35,10 +35,33 @@ class FpduFramerTest {
         assertTrue(framer.frame(header, payload, out));
         assertEquals(0, header.position(), "the header buffer is read, not consumed");
         assertEquals(0, payload.position(), "framing does not move the payload");
-        assertSame(payload, out.buffers()[1], "the payload goes out as it is, not copied");
-        assertEquals(3, out.count());
+        assertEquals(1, out.count(), "a small payload is copied in with its framing: one contiguous slot");
         assertArrayEquals(SIW_ACCEPTED_FPDU, Bytes.drain(out));
         assertEquals(40, framer.streamOffset());
+    }
+
+    @Test
+    @DisplayName("a large direct payload (a registered region) goes out as it is, not copied")
+    void largeDirectPayloadIsReferenced() {
+        GatherWrite out = new GatherWrite(16, 256);
+        ByteBuffer payload = ByteBuffer.allocateDirect(600);
+        assertTrue(new FpduFramer(true, false).frame(ByteBuffer.wrap(SEND_HEADER), payload, out));
+        assertSame(payload, out.buffers()[1]);
+        assertEquals(3, out.count());
+    }
+
+    @Test
+    @DisplayName("a heap payload is copied when the arena has room, referenced when not: the same octets")
+    void heapPayloadCopiedOrReferenced() {
+        byte[] data = new byte[1000];
+        new java.util.Random(5).nextBytes(data);
+        GatherWrite roomy = new GatherWrite(16, 4096);
+        GatherWrite tight = new GatherWrite(16, 256);
+        assertTrue(new FpduFramer(true, false).frame(ByteBuffer.wrap(SEND_HEADER), ByteBuffer.wrap(data), roomy));
+        assertTrue(new FpduFramer(true, false).frame(ByteBuffer.wrap(SEND_HEADER), ByteBuffer.wrap(data), tight));
+        assertEquals(1, roomy.count());
+        assertEquals(3, tight.count());
+        assertArrayEquals(Bytes.drain(tight), Bytes.drain(roomy));
     }
 
     @Test
@@ -263,11 +286,11 @@ class FpduFramerTest {
     @Test
     void firstPendingFollowsAPartialWrite() {
         GatherWrite out = new GatherWrite(8, 256);
-        new FpduFramer(true, false).frame(ByteBuffer.wrap(SEND_HEADER), ByteBuffer.wrap(RPING_PAYLOAD), out);
+        new FpduFramer(true, false).frame(ByteBuffer.wrap(SEND_HEADER), ByteBuffer.allocateDirect(600), out);
         out.buffers()[0].position(out.buffers()[0].limit());
         out.buffers()[1].position(3);
         assertEquals(1, out.firstPending());
-        assertEquals(13 + 4, out.remaining());
+        assertEquals(597 + 4, out.remaining());
         out.reset();
         assertTrue(out.isEmpty());
         assertEquals(null, out.buffers()[1], "no reference to the payload is kept");

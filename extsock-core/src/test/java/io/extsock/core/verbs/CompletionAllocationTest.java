@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
 class CompletionAllocationTest {
 
     private static final int OPERATIONS = 20_000;
+    private static final int WARM_UP_ROUNDS = 10;
+    private static final int MEASURED_ROUNDS = 25;  // stops at the first clean round
     private static final String DETAIL = "peer sent Terminate: remote access error";
     private static MethodHandle allocatedBytes;
     private static long measuringCost;
@@ -56,51 +58,59 @@ class CompletionAllocationTest {
     }
 
     @Test
-    void addAndPollOneAtATimeAllocatesNothing() {
+    void addAndPollOneAtATimeAllocatesNothing() throws InterruptedException {
         CompletionRing ring = new CompletionRing(64);
         TagSum handler = new TagSum();
-        addAndPoll(ring, handler, 1);
-        long before = allocated();
-        long polled = addAndPoll(ring, handler, 1);
-        long allocated = allocated() - before - measuringCost;
-        assertEquals(OPERATIONS, polled);
-        assertEquals(0, allocated, "octets allocated for " + OPERATIONS + " completions added and polled");
+        assertEquals(0, leastAllocated(() -> assertEquals(OPERATIONS, addAndPoll(ring, handler, 1))),
+                "octets allocated for " + OPERATIONS + " completions added and polled");
     }
 
     @Test
-    void addAndPollInBatchesOf16AllocatesNothing() {
+    void addAndPollInBatchesOf16AllocatesNothing() throws InterruptedException {
         CompletionRing ring = new CompletionRing(64);
         TagSum handler = new TagSum();
-        addAndPoll(ring, handler, 16);
-        long before = allocated();
-        long polled = addAndPoll(ring, handler, 16);
-        long allocated = allocated() - before - measuringCost;
-        assertEquals(OPERATIONS, polled);
-        assertEquals(0, allocated, "octets allocated for " + OPERATIONS + " completions added and polled");
+        assertEquals(0, leastAllocated(() -> assertEquals(OPERATIONS, addAndPoll(ring, handler, 16))),
+                "octets allocated for " + OPERATIONS + " completions added and polled");
     }
 
     @Test
     void failuresWithTheirDetailAndAwaitAllocateNothing() throws InterruptedException {
         CompletionRing ring = new CompletionRing(8, 0);
         DetailLength handler = new DetailLength();
-        addAwaitAndPollFailures(ring, handler);
-        long before = allocated();
-        long octets = addAwaitAndPollFailures(ring, handler);
-        long allocated = allocated() - before - measuringCost;
-        assertEquals((long) OPERATIONS * DETAIL.length(), octets);
-        assertEquals(0, allocated, "octets allocated for " + OPERATIONS + " failures");
+        assertEquals(0, leastAllocated(() -> assertEquals((long) OPERATIONS * DETAIL.length(),
+                addAwaitAndPollFailures(ring, handler))), "octets allocated for " + OPERATIONS + " failures");
     }
 
     @Test
     void takeAllocatesOnlyItsWorkCompletion() throws InterruptedException {
         CompletionRing ring = new CompletionRing(8);
-        addAndTake(ring);
-        long before = allocated();
-        long taken = addAndTake(ring);
-        long allocated = allocated() - before - measuringCost;
-        assertEquals(OPERATIONS, taken);
+        long allocated = leastAllocated(() -> assertEquals(OPERATIONS, addAndTake(ring)));
         assertTrue(allocated > 0, "the counter sees the WorkCompletions");
         assertTrue(allocated <= OPERATIONS * 64L, allocated + " octets for " + OPERATIONS + " takes");
+    }
+
+    /** One round of {@link #OPERATIONS} operations. */
+    private interface Round {
+        void run() throws InterruptedException;
+    }
+
+    /**
+     * The fewest octets one round allocated, out of a few measured after warming up. A JIT
+     * compilation that finishes during a round can show once in this thread's counter (about 150
+     * octets, never with -Xint or C1 alone); an allocation per operation, or per few thousand,
+     * shows in every round. On a loaded machine compilations lag, so up to 25 rounds are measured.
+     */
+    private static long leastAllocated(Round round) throws InterruptedException {
+        for (int warmUp = 0; warmUp < WARM_UP_ROUNDS; warmUp++) {
+            round.run();
+        }
+        long least = Long.MAX_VALUE;
+        for (int measured = 0; measured < MEASURED_ROUNDS && least > 0; measured++) {
+            long before = allocated();
+            round.run();
+            least = Math.min(least, allocated() - before - measuringCost);
+        }
+        return least;
     }
 
     private static long addAndPoll(CompletionRing ring, TagSum handler, int batch) {

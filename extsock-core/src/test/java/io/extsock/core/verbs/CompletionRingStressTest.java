@@ -33,16 +33,19 @@ class CompletionRingStressTest {
 
     /**
      * One completion in flight at a time, bounced between two threads through two rings: each
-     * hop is a fresh race between a producer's add and a consumer about to park.
+     * hop is a fresh race between a producer's add and a consumer about to park. The echo comes
+     * back after a random delay of up to twice the spin time, so that it lands, round after
+     * round, at every point of the waiter's passage from spinning to parked.
      */
     @ParameterizedTest
     @ValueSource(longs = {0, 1_000, CompletionRing.DEFAULT_SPIN_NANOS})
     void pingPongNeverLosesAWakeUp(long spinNanos) throws InterruptedException {
-        int rounds = 3_000;
+        int rounds = 20_000;
         CompletionRing there = new CompletionRing(1, spinNanos);
         CompletionRing back = new CompletionRing(1, spinNanos);
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
         Thread ponger = new Thread(() -> {
+            SplittableRandom random = new SplittableRandom(rounds);
             try {
                 for (int round = 0; round < rounds; round++) {
                     WorkCompletion ping = there.take(PATIENCE_SECONDS, TimeUnit.SECONDS);
@@ -50,6 +53,7 @@ class CompletionRingStressTest {
                         failures.add("lost wake-up: take timed out in round " + round);
                         return;
                     }
+                    busyWait(random.nextLong(2 * spinNanos + 1));
                     if (!back.add(ping.tag(), WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null)) {
                         failures.add("back full in round " + round);
                     }
@@ -84,7 +88,7 @@ class CompletionRingStressTest {
     void manyProducersAndConsumersConsumeEachCompletionExactlyOnce(long spinNanos) throws InterruptedException {
         int producers = 3;
         int consumers = 3;
-        int perProducer = 10_000;
+        int perProducer = 20_000;
         CompletionRing ring = new CompletionRing(16, spinNanos);
         AtomicLong posted = new AtomicLong();
         AtomicIntegerArray deliveries = new AtomicIntegerArray(producers * perProducer);
@@ -95,8 +99,7 @@ class CompletionRingStressTest {
             int producer = p;
             producing.add(new Thread(() -> {
                 SplittableRandom random = new SplittableRandom(producer);
-                for (int i = 0; i < perProducer; i++) {
-                    admit(ring, posted);
+                for (int i = 0; i < perProducer && admit(ring, posted, failures); i++) {
                     if (!ring.add(producer * (long) perProducer + i, WorkOpcode.SEND, CompletionStatus.SUCCESS, i,
                             false, producer, null)) {
                         failures.add("add found the ring full despite admission control");
@@ -117,8 +120,7 @@ class CompletionRingStressTest {
         for (Thread producer : producing) {
             producer.join();
         }
-        for (int c = 0; c < consumers; c++) {
-            admit(ring, posted);
+        for (int c = 0; c < consumers && admit(ring, posted, failures); c++) {
             assertTrue(ring.add(PILL, WorkOpcode.SEND, CompletionStatus.FLUSHED, 0, false, 0, "stop"));
         }
         for (Thread consumer : consuming) {
@@ -135,21 +137,32 @@ class CompletionRingStressTest {
         assertFalse(ring.consumersRegistered());
     }
 
-    /** The engine's admission control: take a slot only while fewer than capacity() are unconsumed. */
-    private static void admit(CompletionRing ring, AtomicLong posted) {
-        while (true) {
+    private static void busyWait(long nanos) {
+        long start = System.nanoTime();
+        while (System.nanoTime() - start < nanos) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * The engine's admission control: take a slot only while fewer than capacity() are
+     * unconsumed. False, to stop the test early, once something failed.
+     */
+    private static boolean admit(CompletionRing ring, AtomicLong posted, ConcurrentLinkedQueue<String> failures) {
+        while (failures.isEmpty()) {
             long already = posted.get();
             if (already - ring.consumed() < ring.capacity()) {
                 if (posted.compareAndSet(already, already + 1)) {
-                    return;
+                    return true;
                 }
             } else {
                 Thread.yield(); // two vCPUs: let a consumer run
             }
         }
+        return false;
     }
 
-    /** Records deliveries; stops at a pill, passing on any further pill it is handed. */
+    /** Records deliveries; stops at a pill (passing on any further pill it is handed) or at the first failure. */
     private static final class Consumer {
         private final CompletionRing ring;
         private final AtomicLong posted;
@@ -174,7 +187,7 @@ class CompletionRingStressTest {
 
         void pollAndAwait() {
             try {
-                while (!stopped) {
+                while (!stopped && failures.isEmpty()) {
                     if (ring.poll(this::record, 1 + random.nextInt(8)) == 0
                             && !ring.await(PATIENCE_SECONDS, TimeUnit.SECONDS)) {
                         failures.add("lost wake-up: await timed out with " + ring.size() + " in the ring");
@@ -187,7 +200,7 @@ class CompletionRingStressTest {
 
         void take() {
             try {
-                while (!stopped) {
+                while (!stopped && failures.isEmpty()) {
                     WorkCompletion completion = ring.take(PATIENCE_SECONDS, TimeUnit.SECONDS);
                     if (completion == null) {
                         failures.add("lost wake-up: take timed out with " + ring.size() + " in the ring");

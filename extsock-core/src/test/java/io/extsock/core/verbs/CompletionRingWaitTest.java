@@ -2,6 +2,7 @@ package io.extsock.core.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,11 +22,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * await and take: at once when a completion is there, on a timeout, woken from another thread
- * while spinning or parked, and interrupted. Waits that should end are given an hour: a test
- * that gets stuck has found a lost wake-up.
+ * while spinning or parked, and interrupted. Waits that should end early are given far longer
+ * than they need ({@link #PATIENCE_SECONDS}): one that times out has found a lost wake-up.
  */
 class CompletionRingWaitTest {
 
+    private static final long PATIENCE_SECONDS = 20;
     private static final long HOUR = TimeUnit.HOURS.toNanos(1);
     private static final WorkCompletion RECEIVED =
             new WorkCompletion(42, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 1448, true, 0x5501, null);
@@ -35,7 +37,7 @@ class CompletionRingWaitTest {
         CompletionRing ring = new CompletionRing(4, HOUR);
         add(ring, RECEIVED);
         assertTrue(ring.await(0, TimeUnit.NANOSECONDS));
-        assertTrue(ring.await(1, TimeUnit.HOURS));
+        assertTrue(ring.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
         assertEquals(1, ring.size(), "await consumes nothing");
         assertEquals(RECEIVED, ring.take(0, TimeUnit.NANOSECONDS));
         assertEquals(1, ring.consumed());
@@ -56,7 +58,7 @@ class CompletionRingWaitTest {
     @ValueSource(longs = {0, CompletionRing.DEFAULT_SPIN_NANOS})
     void aParkedAwaitIsWokenByAnotherThreadsAdd(long spinNanos) throws Exception {
         CompletionRing ring = new CompletionRing(4, spinNanos);
-        Started<Boolean> waiting = start(() -> ring.await(1, TimeUnit.HOURS));
+        Started<Boolean> waiting = start(() -> ring.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
         awaitParked(waiting);
         assertTrue(ring.consumersRegistered());
         add(ring, RECEIVED);
@@ -68,7 +70,7 @@ class CompletionRingWaitTest {
     @Test
     void aParkedTakeIsWokenByAnotherThreadsAdd() throws Exception {
         CompletionRing ring = new CompletionRing(4, 0);
-        Started<WorkCompletion> taking = start(() -> ring.take(1, TimeUnit.HOURS));
+        Started<WorkCompletion> taking = start(() -> ring.take(PATIENCE_SECONDS, TimeUnit.SECONDS));
         awaitParked(taking);
         add(ring, RECEIVED);
         assertEquals(RECEIVED, taking.get());
@@ -78,7 +80,7 @@ class CompletionRingWaitTest {
     @Test
     void aSpinningAwaitSeesAnotherThreadsAddWithoutParking() throws Exception {
         CompletionRing ring = new CompletionRing(4, HOUR);
-        Started<Boolean> waiting = start(() -> ring.await(1, TimeUnit.HOURS));
+        Started<Boolean> waiting = start(() -> ring.await(PATIENCE_SECONDS, TimeUnit.SECONDS));
         Thread.sleep(1); // likely spinning by now; either way it must see the add
         add(ring, RECEIVED);
         assertTrue(waiting.get());
@@ -90,7 +92,7 @@ class CompletionRingWaitTest {
         CompletionRing ring = new CompletionRing(4, 0, 1);
         List<Started<Boolean>> waiting = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            waiting.add(start(() -> ring.await(1, TimeUnit.HOURS)));
+            waiting.add(start(() -> ring.await(PATIENCE_SECONDS, TimeUnit.SECONDS)));
         }
         for (Started<Boolean> waiter : waiting) {
             awaitParked(waiter);
@@ -105,13 +107,17 @@ class CompletionRingWaitTest {
     @Test
     void twoParkedTakersShareTwoCompletions() throws Exception {
         CompletionRing ring = new CompletionRing(4, 0);
-        Started<WorkCompletion> first = start(() -> ring.take(1, TimeUnit.HOURS));
-        Started<WorkCompletion> second = start(() -> ring.take(1, TimeUnit.HOURS));
+        Started<WorkCompletion> first = start(() -> ring.take(PATIENCE_SECONDS, TimeUnit.SECONDS));
+        Started<WorkCompletion> second = start(() -> ring.take(PATIENCE_SECONDS, TimeUnit.SECONDS));
         awaitParked(first);
         awaitParked(second);
         ring.add(1, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
         ring.add(2, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
-        assertEquals(3, first.get().tag() + second.get().tag(), "each took one, neither took both");
+        WorkCompletion one = first.get();
+        WorkCompletion other = second.get();
+        assertNotNull(one, "lost wake-up");
+        assertNotNull(other, "lost wake-up");
+        assertEquals(3, one.tag() + other.tag(), "each took one, neither took both");
         assertEquals(2, ring.consumed());
     }
 
@@ -121,7 +127,7 @@ class CompletionRingWaitTest {
         CompletionRing ring = new CompletionRing(4, spinNanos);
         Started<Boolean> waiting = start(() -> {
             try {
-                ring.await(1, TimeUnit.HOURS);
+                ring.await(PATIENCE_SECONDS, TimeUnit.SECONDS);
                 return false;
             } catch (InterruptedException expected) {
                 return !Thread.currentThread().isInterrupted();
@@ -140,7 +146,7 @@ class CompletionRingWaitTest {
     @Test
     void anInterruptEndsAParkedTake() throws Exception {
         CompletionRing ring = new CompletionRing(4, 0);
-        Started<WorkCompletion> taking = start(() -> ring.take(1, TimeUnit.HOURS));
+        Started<WorkCompletion> taking = start(() -> ring.take(PATIENCE_SECONDS, TimeUnit.SECONDS));
         awaitParked(taking);
         taking.runner.interrupt();
         ExecutionException thrown = assertThrows(ExecutionException.class, taking::get);

@@ -1,0 +1,52 @@
+/**
+ * The engine: what moves bytes between IWARP_MODE connections and the protocol layers.
+ *
+ * <h2>Threads</h2>
+ * A small fixed set of progress threads ({@link io.extsock.core.engine.ProgressEngine}: system
+ * property {@code extsock.engine.threads}, default {@code min(2, cores)}) serves every
+ * connection of the JVM; there is no thread per connection. Besides them, the application's own
+ * threads do the work whenever they are there to do it:
+ * <ul>
+ *   <li><b>Switching</b> to IWARP_MODE (MPA negotiation, {@link
+ *       io.extsock.core.engine.MpaHandshake}) runs on the thread that switches: the one that set
+ *       IWARP_MODE or connected, or, for an accepted socket, the one that first uses it.</li>
+ *   <li><b>Transmit</b> runs on the thread that posted (a Send, Write, Read, a stream write): it
+ *       frames and writes inline when the transmit lock is free. Only when the socket pushes back
+ *       does the progress thread continue, on OP_WRITE.</li>
+ *   <li><b>Receive</b> runs on an application thread that waits on the connection (a stream read,
+ *       a completion-queue wait, a future's get): it reads and processes the socket itself and
+ *       blocks in a Selector of its own, one wake-up per message as with TCP. When no
+ *       application thread has waited for 1 ms, the progress thread takes reading back, so that
+ *       one-sided operations (RDMA Writes into our memory, Read Requests to answer) progress
+ *       while the application is busy elsewhere.</li>
+ * </ul>
+ *
+ * <h2>Who owns what</h2>
+ * <table>
+ *   <caption>State and its owner</caption>
+ *   <tr><th>State</th><th>Owner</th></tr>
+ *   <tr><td>A progress thread's Selector, its keys, interest sets, timers and hand-back set</td>
+ *       <td>that progress thread only; others queue a task ({@code ProgressThread.execute})</td></tr>
+ *   <tr><td>A connection's staging buffer, inline Selector, the queue pair's receive side
+ *       ({@code SegmentReader}, deframer, DDP bookkeeping, placement, the Send being received)</td>
+ *       <td>the holder of the connection's receive lock (an inline waiter or the progress thread)</td></tr>
+ *   <tr><td>The gathering write, the queue pair's transmit side ({@code MessageWriter}, framer,
+ *       the message being framed, which requests finished with the last write)</td>
+ *       <td>the holder of the connection's transmit lock (a poster or the progress thread)</td></tr>
+ *   <tr><td>The send and receive queues, outstanding and inbound Reads, the Terminate to send,
+ *       the queue pair's state and its pools</td>
+ *       <td>shared; the queue pair's lock, held briefly, never around I/O or payload copies</td></tr>
+ *   <tr><td>Completion queue</td><td>many producers (either side), many consumers; its own
+ *       ({@code CompletionRing})</td></tr>
+ *   <tr><td>Memory regions and STags</td><td>{@code MemoryRegistry}: registration from any thread,
+ *       lock-free lookups from the receive side</td></tr>
+ *   <tr><td>A socket stream's buffers and credits</td><td>{@code StreamInput}/{@code StreamOutput}
+ *       monitors; their completions arrive from the receive and transmit sides</td></tr>
+ * </table>
+ *
+ * <p>Locks are taken in one order only: receive lock, then transmit lock, then the queue pair's
+ * lock, then a stream's monitor or the completion ring's. The receive side only ever tries the
+ * transmit lock (to send a Read Response inline) and leaves the work to its holder when it is
+ * taken, so no thread waits while holding a lock another waits for.
+ */
+package io.extsock.core.engine;

@@ -1,0 +1,92 @@
+package io.extsock.core.proof;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A second JVM started by a test, with its output captured line by line (a copy of
+ * extsock-examples' test helper of the same name). Closing it destroys
+ * the process (only this one: it was started here) if it has not exited.
+ */
+final class JavaProcess implements AutoCloseable {
+
+    private final Process process;
+    private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final StringBuilder output = new StringBuilder();
+    private final CompletableFuture<Void> drained;
+
+    private JavaProcess(Process process) {
+        this.process = process;
+        this.drained = CompletableFuture.runAsync(this::drain);
+    }
+
+    /** Starts {@code java <jvmArgs...>} from the running JDK, stderr merged into stdout. */
+    static JavaProcess start(List<String> jvmArgs) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmArgs);
+        return new JavaProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
+    }
+
+    /** Starts a main class of this test class path. */
+    static JavaProcess startMain(Class<?> main, String... args) throws IOException {
+        List<String> jvmArgs = new ArrayList<>(List.of("-cp", System.getProperty("java.class.path"),
+                main.getName()));
+        jvmArgs.addAll(List.of(args));
+        return start(jvmArgs);
+    }
+
+    /** The next line the process prints, waiting up to the timeout. */
+    String nextLine(long timeout, TimeUnit unit) throws InterruptedException, IOException {
+        String line = lines.poll(timeout, unit);
+        if (line == null) {
+            throw new IOException("no output from the child process within " + timeout + " " + unit
+                    + "; output so far:\n" + output());
+        }
+        return line;
+    }
+
+    /** Waits for the process to exit and returns its exit code. */
+    int waitFor(long timeout, TimeUnit unit) throws InterruptedException, IOException {
+        if (!process.waitFor(timeout, unit)) {
+            throw new IOException("child process did not exit within " + timeout + " " + unit
+                    + "; output so far:\n" + output());
+        }
+        drained.join();
+        return process.exitValue();
+    }
+
+    /** Everything the process printed so far. */
+    synchronized String output() {
+        return output.toString();
+    }
+
+    private void drain() {
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = reader.readLine()) != null; ) {
+                synchronized (this) {
+                    output.append(line).append('\n');
+                }
+                lines.add(line);
+            }
+        } catch (IOException ignored) {
+            // the process went away; what it printed is kept
+        }
+    }
+
+    @Override
+    public void close() {
+        if (process.isAlive()) {
+            process.destroyForcibly();
+        }
+    }
+}
