@@ -2,98 +2,276 @@ package io.extsock.examples;
 
 import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
+import io.extsock.IwarpOptions;
+import io.extsock.verbs.Access;
+import io.extsock.verbs.MemoryRegion;
+import io.extsock.verbs.RemoteBuffer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
- * {@code extsock demo}: what extsock does, in one process on loopback, in under a minute.
- * The same stream echo code ({@link StreamEcho}) runs over plain {@code java.net.Socket} and
- * over ExtendedSocket; every echoed byte is checked.
+ * {@code extsock demo}: what extsock does, in one process on loopback, in seconds. The same
+ * stream echo code ({@link StreamEcho}, written against {@code java.net.Socket}) runs over plain
+ * TCP, passthrough ExtendedSocket and IWARP_MODE; then RDMA Write and Read of a registered
+ * buffer, and a file transfer by each method. Every byte is checked; the exit code is 0 only if
+ * all of them were right.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Runs the same socket code over plain TCP and over ExtendedSocket on "
-                + "loopback, verifies every byte and prints a table.")
+@Command(name = "demo", description = "Shows what extsock does, on loopback in one process: the same stream echo code over plain "
+                + "TCP, passthrough ExtendedSocket and IWARP_MODE, RDMA Write and Read of a registered buffer, and a "
+                + "file transfer by each method; verifies every byte and prints a table.")
 final class DemoCommand implements Callable<Integer> {
+
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--size", defaultValue = "67108864",
-            description = "Bytes to echo per run (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--size", paramLabel = "BYTES", defaultValue = "64M", converter = SizeConverter.class,
+            description = "Bytes per step (default: 64M; suffixes K, M, G).")
     long size;
 
-    @Option(names = "--verbose", description = "Print stack traces of failures.")
-    boolean verbose;
-
-    /** One way of making sockets for the demo. */
-    private interface Sockets {
-        ServerSocket server() throws IOException;
-
-        Socket client() throws IOException;
+    /** One step of the demo: runs and checks, timing only the transfer itself. */
+    private interface Step {
+        Checked run() throws Exception;
     }
+
+    /** What a step found, and how long its transfer took. */
+    private record Checked(boolean verified, long nanos) {
+        static Checked since(long start, boolean verified) {
+            return new Checked(verified, System.nanoTime() - start);
+        }
+    }
+
+    private final ResultTable table = new ResultTable("what ran", "bytes", "time", "throughput", "verified");
+    private boolean allVerified = true;
 
     @Override
     public Integer call() throws Exception {
+        if (size < 1 || size > MappedFile.SEGMENT) {
+            throw new ParameterException(spec.commandLine(), "--size must be from 1 B to 1 GiB: " + size);
+        }
         PrintWriter out = spec.commandLine().getOut();
-        out.println("extsock demo: the same stream echo code over each kind of socket, " + ResultTable.bytes(size)
-                + " each, every byte checked");
+        out.println("extsock demo: on loopback, in one process, " + Units.bytes(size) + " per step, every byte checked");
         out.println();
-        ResultTable table = new ResultTable("what ran", "bytes", "time", "throughput", "verified");
-        boolean allVerified = true;
-        allVerified &= echo(table, "stream echo, java.net.Socket", new Sockets() {
-            public ServerSocket server() throws IOException {
-                return new ServerSocket();
+        out.flush();
+        step("stream echo, java.net.Socket", () -> echo(new ServerSocket(), new Socket(), false));
+        step("stream echo, ExtendedSocket (passthrough)", () -> echo(new ExtendedServerSocket(), new ExtendedSocket(), false));
+        step("stream echo, ExtendedSocket (IWARP_MODE)", () -> echo(new ExtendedServerSocket(), new ExtendedSocket(), true));
+        try (IwarpPair pair = IwarpPair.open()) {
+            step("RDMA Write of a registered buffer", () -> rdmaWrite(pair));
+            step("RDMA Read of a registered buffer", () -> rdmaRead(pair));
+        }
+        Path directory = Files.createTempDirectory("extsock-demo");
+        try {
+            Path source = directory.resolve("demo.bin");
+            writeRandomFile(source);
+            for (FileMethod method : FileMethod.values()) {
+                step("file transfer by " + method + ", SHA-256 checked", () -> transfer(source, method));
             }
-
-            public Socket client() {
-                return new Socket();
+        } finally {
+            try (Stream<Path> files = Files.walk(directory)) {
+                for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(file);
+                }
             }
-        });
-        allVerified &= echo(table, "stream echo, ExtendedSocket (passthrough)", new Sockets() {
-            public ServerSocket server() throws IOException {
-                return new ExtendedServerSocket();
-            }
-
-            public Socket client() {
-                return new ExtendedSocket();
-            }
-        });
+        }
         table.print(out);
         out.println();
         out.println(allVerified ? "all verified" : "VERIFICATION FAILED");
+        out.flush();
         return allVerified ? 0 : UserErrorHandler.FAILURE;
     }
 
-    private boolean echo(ResultTable table, String what, Sockets sockets) throws Exception {
-        try (ServerSocket server = sockets.server()) {
-            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            Thread echoServer = new Thread(() -> {
-                try {
-                    StreamEcho.serveOne(server);
-                } catch (IOException e) {
-                    spec.commandLine().getErr().println("echo server: " + e.getMessage());
-                }
-            }, "demo-echo-server");
-            echoServer.start();
-            try (Socket client = sockets.client()) {
-                client.connect(server.getLocalSocketAddress());
-                long start = System.nanoTime();
-                boolean verified = StreamEcho.sendAndVerify(client, size, 64 * 1024, 42);
-                long elapsed = System.nanoTime() - start;
-                table.add(what, ResultTable.bytes(size), ResultTable.seconds(elapsed),
-                        ResultTable.throughput(size, elapsed), verified ? "yes" : "NO");
-                echoServer.join();
-                return verified;
+    /** Runs a step; one that throws is reported and counts as not verified. */
+    private void step(String what, Step step) {
+        Checked checked;
+        try {
+            checked = step.run();
+        } catch (Exception e) {
+            spec.commandLine().getErr().println("extsock demo: " + what + ": " + UserErrors.message(e));
+            spec.commandLine().getErr().flush();
+            checked = new Checked(false, 0);
+        }
+        long elapsed = checked.nanos();
+        table.add(what, Units.bytes(size), checked.verified() ? Units.seconds(elapsed) : "-",
+                checked.verified() ? Units.throughput(size, elapsed) : "-", checked.verified() ? "yes" : "NO");
+        allVerified &= checked.verified();
+    }
+
+    /** The same {@link StreamEcho} code on both ends, whatever the sockets. */
+    private Checked echo(ServerSocket server, Socket client, boolean iwarp) throws Exception {
+        try (server; client) {
+            if (iwarp) {
+                server.setOption(IwarpOptions.IWARP_MODE, true);
+                client.setOption(IwarpOptions.IWARP_MODE, true);  // switches right after connect
+                Sockets.noDelayForIwarp(client);
             }
+            server.bind(new InetSocketAddress(LOOPBACK, 0));
+            Future<Void> echoed = Background.start("demo echo server", () -> {
+                try (Socket accepted = server.accept()) {
+                    if (iwarp) {
+                        Sockets.noDelayForIwarp(accepted);
+                    }
+                    StreamEcho.echo(accepted);
+                }
+                return null;
+            });
+            client.connect(server.getLocalSocketAddress());
+            long start = System.nanoTime();
+            boolean verified = StreamEcho.sendAndVerify(client, size, 64 * 1024, 42);
+            Checked checked = Checked.since(start, verified);
+            echoed.get(60, TimeUnit.SECONDS);
+            return checked;
+        }
+    }
+
+    /** The client RDMA-Writes into the server's registered buffer; the server's application does nothing. */
+    private Checked rdmaWrite(IwarpPair pair) throws Exception {
+        try (MemoryRegion target = pair.server.iwarp().register(ByteBuffer.allocateDirect((int) size),
+                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+             MemoryRegion source = pair.client.iwarp().register(random((int) size, 1), Set.of())) {
+            RemoteBuffer where = pair.advertise(target);
+            long start = System.nanoTime();
+            RdmaCopy.write(pair.client.iwarp(), List.of(source), List.of(where), done -> { });
+            pair.fence();
+            long end = System.nanoTime();
+            return new Checked(target.buffer().mismatch(source.buffer()) < 0, end - start);
+        }
+    }
+
+    /** The client RDMA-Reads the server's registered buffer. */
+    private Checked rdmaRead(IwarpPair pair) throws Exception {
+        try (MemoryRegion exposed = pair.server.iwarp().register(random((int) size, 2), EnumSet.of(Access.REMOTE_READ));
+             MemoryRegion sink = pair.client.iwarp().register(ByteBuffer.allocateDirect((int) size),
+                     EnumSet.of(Access.LOCAL_WRITE))) {
+            RemoteBuffer where = pair.advertise(exposed);
+            long start = System.nanoTime();
+            RdmaCopy.read(pair.client.iwarp(), List.of(sink), List.of(where), done -> { });
+            long end = System.nanoTime();
+            return new Checked(sink.buffer().mismatch(exposed.buffer()) < 0, end - start);
+        }
+    }
+
+    /** {@code extsock file serve} and {@code get}'s own code, in this process. */
+    private Checked transfer(Path source, FileMethod method) throws Exception {
+        try (ExtendedServerSocket server = new ExtendedServerSocket()) {
+            server.setOption(IwarpOptions.IWARP_MODE, true);
+            server.bind(new InetSocketAddress(LOOPBACK, 0));
+            FileSender sender = new FileSender(source, true);
+            Future<FileSender.Outcome> sent = Background.start("demo file server", () -> {
+                try (Socket accepted = server.accept()) {
+                    Sockets.noDelayForIwarp(accepted);
+                    return sender.serve(accepted);
+                }
+            });
+            Path target = source.resolveSibling("received-by-" + method + ".bin");
+            FileReceiver receiver = new FileReceiver(target, false,
+                    (name, length) -> new Progress(spec.commandLine().getErr(), name, length, Progress.Mode.NEVER));
+            FileReceiver.Outcome received;
+            try (ExtendedSocket client = new ExtendedSocket()) {
+                client.setOption(IwarpOptions.IWARP_MODE, true);
+                Sockets.noDelayForIwarp(client);
+                client.connect(server.getLocalSocketAddress());
+                received = receiver.receive(client, method);
+            }
+            FileSender.Outcome outcome = sent.get(60, TimeUnit.SECONDS);
+            // Beyond what get checked itself: the saved file really is the source, byte for byte.
+            boolean verified = outcome != null && outcome.clientVerified()
+                    && java.util.Arrays.equals(received.sha256(), outcome.sha256())
+                    && Files.mismatch(target, source) < 0;
+            return new Checked(verified, received.transferNanos() + received.verifyNanos());
+        }
+    }
+
+    private void writeRandomFile(Path file) throws IOException {
+        SplittableRandom random = new SplittableRandom(3);
+        ByteBuffer chunk = ByteBuffer.allocate(1 << 20);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            for (long left = size; left > 0; left -= chunk.limit()) {
+                chunk.clear().limit((int) Math.min(chunk.capacity(), left));
+                random.nextBytes(chunk.array());
+                while (chunk.hasRemaining()) {
+                    channel.write(chunk);
+                }
+            }
+        }
+    }
+
+    private static ByteBuffer random(int length, long seed) {
+        byte[] bytes = new byte[length];
+        new SplittableRandom(seed).nextBytes(bytes);
+        return ByteBuffer.allocateDirect(length).put(bytes).flip();
+    }
+
+    /** Two connected ExtendedSockets in IWARP_MODE, the streams on (for descriptors and fences). */
+    private static final class IwarpPair implements AutoCloseable {
+        final ExtendedSocket client;
+        final ExtendedSocket server;
+
+        private IwarpPair(ExtendedSocket client, ExtendedSocket server) {
+            this.client = client;
+            this.server = server;
+        }
+
+        static IwarpPair open() throws Exception {
+            try (ExtendedServerSocket listener = new ExtendedServerSocket()) {
+                listener.setOption(IwarpOptions.IWARP_MODE, true);
+                listener.bind(new InetSocketAddress(LOOPBACK, 0));
+                Future<ExtendedSocket> accepted = Background.start("demo accept", () -> {
+                    ExtendedSocket socket = listener.accept();
+                    Sockets.noDelayForIwarp(socket);
+                    socket.iwarp();  // an accepted socket switches on first use
+                    return socket;
+                });
+                ExtendedSocket client = new ExtendedSocket();
+                client.setOption(IwarpOptions.IWARP_MODE, true);
+                Sockets.noDelayForIwarp(client);
+                client.connect(listener.getLocalSocketAddress());
+                return new IwarpPair(client, accepted.get(30, TimeUnit.SECONDS));
+            }
+        }
+
+        /** The server sends a region's 16-byte descriptor over the stream, as an application would. */
+        RemoteBuffer advertise(MemoryRegion region) throws IOException {
+            RemoteBuffers.send(server.getOutputStream(), region.remote());
+            return RemoteBuffers.receive(client.getInputStream());
+        }
+
+        /** A byte on the stream after the Writes: when the server reads it, all of them landed. */
+        void fence() throws IOException {
+            client.getOutputStream().write(1);
+            if (server.getInputStream().read() != 1) {
+                throw new java.io.EOFException("the fence did not arrive");
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            client.close();
+            server.close();
         }
     }
 }

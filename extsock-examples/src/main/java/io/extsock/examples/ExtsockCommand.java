@@ -2,12 +2,20 @@ package io.extsock.examples;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
 
 /** The {@code extsock} command and its subcommands. */
 @Command(name = "extsock",
+        scope = ScopeType.INHERIT,  // every subcommand gets --help and --version
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Extended sockets for the JVM: plain TCP, or software iWARP per connection.",
-        subcommands = {DemoCommand.class, HelpCommand.class})
+        subcommands = {DemoCommand.class, EchoCommand.class, FileCommand.class, PerfCommand.class,
+            HelpCommand.class})
 public final class ExtsockCommand {
+
+    @Option(names = "--verbose", scope = ScopeType.INHERIT,
+            description = "On failure, print the stack trace after the one-line message.")
+    boolean verbose;
 }

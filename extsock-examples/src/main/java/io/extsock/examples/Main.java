@@ -15,7 +15,10 @@ public final class Main {
     /** Runs the command line and returns its exit code. */
     public static int run(String... args) {
         CommandLine commandLine = new CommandLine(new ExtsockCommand());
-        commandLine.setExecutionExceptionHandler(new UserErrorHandler());
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        UserErrorHandler errors = new UserErrorHandler();
+        commandLine.setExecutionExceptionHandler(errors);
+        commandLine.setParameterExceptionHandler(errors);
         return commandLine.execute(args);
     }
 }

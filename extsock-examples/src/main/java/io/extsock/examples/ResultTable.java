@@ -4,7 +4,7 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A plain-text table with a header row and columns as wide as their widest cell. */
+/** A plain-text table with a header row and columns as wide as their widest cell; numbers right-aligned. */
 final class ResultTable {
 
     private final List<String[]> rows = new ArrayList<>();
@@ -28,7 +28,7 @@ final class ResultTable {
         for (int r = 0; r < rows.size(); r++) {
             StringBuilder line = new StringBuilder();
             for (int c = 0; c < columns; c++) {
-                line.append(c == 0 ? "" : "  ").append(pad(rows.get(r)[c], widths[c], c > 0));
+                line.append(c == 0 ? "" : "  ").append(pad(rows.get(r)[c], widths[c], numeric(c)));
             }
             out.println(line.toString().stripTrailing());
             if (r == 0) {
@@ -38,33 +38,19 @@ final class ResultTable {
         out.flush();
     }
 
+    /** Whether every cell below the header is a number: such columns line up on the right. */
+    private boolean numeric(int column) {
+        for (int r = 1; r < rows.size(); r++) {
+            String cell = rows.get(r)[column];
+            if (cell.isEmpty() || !(Character.isDigit(cell.charAt(0)) || cell.charAt(0) == '-')) {
+                return false;
+            }
+        }
+        return rows.size() > 1;
+    }
+
     private static String pad(String cell, int width, boolean right) {
         String space = " ".repeat(width - cell.length());
         return right ? space + cell : cell + space;
-    }
-
-    /** Bytes in binary units: 512 B, 64.0 KiB, 256.0 MiB. */
-    static String bytes(long n) {
-        if (n < 1024) {
-            return n + " B";
-        }
-        String[] units = {"KiB", "MiB", "GiB", "TiB"};
-        double value = n;
-        int unit = -1;
-        while (value >= 1024 && unit < units.length - 1) {
-            value /= 1024;
-            unit++;
-        }
-        return String.format("%.1f %s", value, units[unit]);
-    }
-
-    /** Seconds with millisecond resolution. */
-    static String seconds(long nanos) {
-        return String.format("%.3f s", nanos / 1e9);
-    }
-
-    /** Throughput in MB/s (10^6 bytes per second, as perftest reports). */
-    static String throughput(long bytes, long nanos) {
-        return String.format("%.0f MB/s", bytes / (nanos / 1e9) / 1e6);
     }
 }

@@ -1,34 +1,64 @@
 package io.extsock.examples;
 
+import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
 
 /**
- * Turns an exception from a command into one clear line on standard error and a non-zero
- * exit code; the stack trace only with {@code --verbose}.
+ * Turns a failure into one clear line on standard error and a non-zero exit code: 2 for bad
+ * arguments, 1 for anything else. The stack trace is printed only with {@code --verbose}.
  */
-final class UserErrorHandler implements IExecutionExceptionHandler {
+final class UserErrorHandler implements IExecutionExceptionHandler, IParameterExceptionHandler {
 
     static final int FAILURE = 1;
+    static final int BAD_ARGUMENTS = 2;
 
     @Override
     public int handleExecutionException(Exception e, CommandLine commandLine, ParseResult parseResult) {
-        boolean verbose = parseResult.hasMatchedOption("--verbose")
-                || parseResult.subcommands().stream().anyMatch(sub -> sub.hasMatchedOption("--verbose"));
-        commandLine.getErr().println("extsock " + commandLine.getCommandName() + ": " + describe(e));
-        if (verbose) {
-            e.printStackTrace(commandLine.getErr());
+        PrintWriter err = commandLine.getErr();
+        // Anything but a UserError is unexpected: name its kind, the message alone may be cryptic.
+        String line = e instanceof UserError ? e.getMessage()
+                : e.getClass().getSimpleName() + ": " + UserErrors.message(e);
+        err.println(prefix(commandLine) + line);
+        if (verbose(parseResult)) {
+            e.printStackTrace(err);
         }
+        err.flush();
         return FAILURE;
     }
 
-    /** The exception's own message, qualified by its kind when the message alone is unclear. */
-    static String describe(Throwable e) {
-        String message = e.getMessage();
-        if (message == null || message.isBlank()) {
-            return e.getClass().getSimpleName();
+    @Override
+    public int handleParseException(ParameterException e, String[] args) {
+        CommandLine commandLine = e.getCommandLine();
+        PrintWriter err = commandLine.getErr();
+        err.println(prefix(commandLine) + e.getMessage() + " (see '"
+                + commandLine.getCommandSpec().qualifiedName() + " --help')");
+        if (verbose(commandLine.getParseResult())) {
+            e.printStackTrace(err);
         }
-        return message;
+        err.flush();
+        return BAD_ARGUMENTS;
+    }
+
+    /** "extsock echo: " for any command under {@code extsock echo}: the name users think of. */
+    static String prefix(CommandLine commandLine) {
+        CommandLine topic = commandLine;
+        while (topic.getParent() != null && topic.getParent().getParent() != null) {
+            topic = topic.getParent();
+        }
+        String root = topic.getParent() != null ? topic.getParent().getCommandName() + " " : "";
+        return root + topic.getCommandName() + ": ";
+    }
+
+    private static boolean verbose(ParseResult result) {
+        for (ParseResult r = result; r != null; r = r.subcommand()) {
+            if (r.hasMatchedOption("--verbose")) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.extsock.ExtendedSocket;
 import java.net.InetAddress;
 import java.net.Socket;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,10 +15,8 @@ class CrossProcessPassthroughIT {
 
     @Test
     void echoAcrossProcessesIsByteExact() throws Exception {
-        try (JavaProcess server = JavaProcess.startMain(EchoServerProcess.class, "2")) {
-            String first = server.nextLine(30, TimeUnit.SECONDS);
-            assertTrue(first.startsWith("PORT "), first);
-            int port = Integer.parseInt(first.substring(5).trim());
+        try (Cli server = Cli.startMain(EchoServerProcess.class, "2")) {
+            int port = server.port();
 
             try (Socket socket = new ExtendedSocket(InetAddress.getLoopbackAddress(), port)) {
                 assertTrue(StreamEcho.sendAndVerify(socket, 64L << 20, 48 * 1024 + 7, 1));
@@ -28,8 +25,8 @@ class CrossProcessPassthroughIT {
             try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
                 assertTrue(StreamEcho.sendAndVerify(socket, 8L << 20, 1000, 2));
             }
-            assertEquals(0, server.waitFor(30, TimeUnit.SECONDS), server.output());
-            assertTrue(server.output().contains("DONE"), server.output());
+            assertEquals(0, server.waitFor(), server.transcript());
+            assertTrue(server.out().contains("DONE"), server.transcript());
         }
     }
 }

@@ -7,7 +7,6 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,15 +24,14 @@ class ModulePathIT {
         Path lib = target.resolve("lib");
         assertTrue(Files.isRegularFile(jar), "package the module first: " + jar.toAbsolutePath());
         String modulePath = jar + File.pathSeparator + lib;
-        try (JavaProcess demo = JavaProcess.start(List.of(
+        try (Cli demo = Cli.java(List.of(
                 "--module-path", modulePath,
                 "--add-modules", "ALL-MODULE-PATH",
                 "--show-module-resolution",
                 "-m", "io.extsock.examples/io.extsock.examples.Main",
                 "demo", "--size", String.valueOf(4 << 20)))) {
-            int exit = demo.waitFor(90, TimeUnit.SECONDS);
-            String output = demo.output();
-            assertEquals(0, exit, output);
+            assertEquals(0, demo.waitFor(), demo.transcript());
+            String output = demo.out() + demo.err();
             assertTrue(output.contains("all verified"), output);
             for (String module : List.of("io.extsock.api", "io.extsock.core", "info.picocli")) {
                 assertTrue(output.contains("root " + module) || output.contains(module + " file:"),

@@ -1,0 +1,29 @@
+package io.extsock.examples;
+
+import io.extsock.verbs.CompletionQueue;
+import io.extsock.verbs.WorkCompletion;
+import java.net.SocketException;
+import java.util.concurrent.TimeUnit;
+
+/** Taking completions off a connection's queue, any failure turned into an exception. */
+final class Completions {
+
+    /** A connection that completes nothing for this long is stuck (or its peer is gone). */
+    private static final long STALL_SECONDS = 30;
+
+    private Completions() {
+    }
+
+    /** The next completion, which must be a success. */
+    static WorkCompletion next(CompletionQueue queue) throws SocketException, InterruptedException {
+        WorkCompletion completion = queue.take(STALL_SECONDS, TimeUnit.SECONDS);
+        if (completion == null) {
+            throw new SocketException("nothing completed in " + STALL_SECONDS + " s: the peer stopped responding");
+        }
+        if (!completion.isSuccess()) {
+            throw new SocketException(completion.opcode() + " failed: " + completion.status()
+                    + (completion.detail() != null ? ": " + completion.detail() : ""));
+        }
+        return completion;
+    }
+}

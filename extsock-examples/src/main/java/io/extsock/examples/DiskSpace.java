@@ -1,0 +1,29 @@
+package io.extsock.examples;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Checks before a transfer that the file fits. Needed for the one-sided methods above all: a
+ * memory-mapped file that finds the disk full fails with a bus error, not an exception.
+ */
+final class DiskSpace {
+
+    private DiskSpace() {
+    }
+
+    static void require(Path target, long bytes) {
+        Path directory = target.toAbsolutePath().getParent();
+        long free;
+        try {
+            free = Files.getFileStore(directory).getUsableSpace();
+        } catch (IOException e) {
+            throw UserErrors.file(directory.toString(), e);
+        }
+        if (bytes > free) {
+            throw new UserError("no space left on device writing " + target + " (needs " + Units.bytes(bytes) + ", "
+                    + Units.bytes(free) + " free)");
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package io.extsock.examples;
+
+import io.extsock.ExtendedServerSocket;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** Where a client connects or a server listens. */
+final class Endpoint {
+
+    @Spec(Spec.Target.MIXEE)
+    CommandSpec mixee;
+
+    @Option(names = "--host", paramLabel = "HOST",
+            description = "Server: address to listen on (default: all). Client: host to connect to (default: localhost).")
+    String host;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "7000",
+            description = "TCP port (default: ${DEFAULT-VALUE}; a server takes 0 for any free port).")
+    int port;
+
+    @Option(names = "--connect-timeout", paramLabel = "MS", defaultValue = "10000",
+            description = "Client: how long to wait for the TCP connection, in milliseconds (default: ${DEFAULT-VALUE}).")
+    int connectTimeoutMillis = 10_000;
+
+    Endpoint() {
+    }
+
+    Endpoint(String host, int port) {
+        this.host = host;
+        this.port = port;
+    }
+
+    String clientHost() {
+        return host != null ? host : "localhost";
+    }
+
+    /** The server's address, resolved; a client's. */
+    InetSocketAddress address() {
+        checkPort(false);
+        if (connectTimeoutMillis < 1) {
+            throw badArgument("--connect-timeout must be at least 1 ms: " + connectTimeoutMillis);
+        }
+        InetSocketAddress address = new InetSocketAddress(clientHost(), port);
+        if (address.isUnresolved()) {
+            throw new UserError("unknown host: " + clientHost());
+        }
+        return address;
+    }
+
+    /** "host:port", as messages name the peer. */
+    String peer() {
+        return clientHost() + ":" + port;
+    }
+
+    /** Something that sets options on a server socket before it binds. */
+    interface ServerSetup {
+        void apply(ExtendedServerSocket server) throws IOException;
+    }
+
+    /** Listens here, after {@code setup} set the socket's options. */
+    ExtendedServerSocket listen(ServerSetup setup) {
+        checkPort(true);
+        String address = (host != null ? host : "0.0.0.0") + ":" + port;
+        InetSocketAddress bindTo = host != null ? new InetSocketAddress(host, port) : new InetSocketAddress(port);
+        if (bindTo.isUnresolved()) {
+            throw new UserError("unknown host: " + host);
+        }
+        ExtendedServerSocket server = null;
+        try {
+            server = new ExtendedServerSocket();
+            setup.apply(server);
+            server.setReuseAddress(true);
+            server.bind(bindTo, 50);
+            return server;
+        } catch (IOException e) {
+            Sockets.closeQuietly(server);
+            throw UserErrors.listening(address, e);
+        }
+    }
+
+    /** "listening on host:port": tests and scripts read the port from it. */
+    static String listeningOn(ServerSocket server) {
+        InetSocketAddress local = (InetSocketAddress) server.getLocalSocketAddress();
+        String host = local.getAddress().isAnyLocalAddress() ? "0.0.0.0" : local.getAddress().getHostAddress();
+        return "listening on " + host + ":" + local.getPort();
+    }
+
+    private void checkPort(boolean server) {
+        if (port < (server ? 0 : 1) || port > 0xFFFF) {
+            throw badArgument("--port out of range: " + port + " (1 to 65535" + (server ? ", or 0 for any" : "") + ")");
+        }
+    }
+
+    /** Bad option values are argument errors (exit code 2); made here, for commands built in code too. */
+    private RuntimeException badArgument(String message) {
+        return mixee != null ? new ParameterException(mixee.commandLine(), message) : new UserError(message);
+    }
+}

@@ -1,0 +1,155 @@
+package io.extsock.examples;
+
+import io.extsock.ExtendedSocket;
+import io.extsock.verbs.Access;
+import io.extsock.verbs.IwarpConnection;
+import io.extsock.verbs.RemoteBuffer;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Future;
+import java.util.concurrent.ExecutionException;
+
+/** The serving end of a file transfer: answers one request on one connection (see {@link FileProtocol}). */
+final class FileSender {
+
+    /** What one transfer did, for the server's log line. */
+    record Outcome(FileMethod method, long bytes, long nanos, byte[] sha256, boolean clientVerified) {
+    }
+
+    private final Path file;
+    private final String name;
+    private final boolean iwarp;
+
+    FileSender(Path file, boolean iwarp) {
+        this.file = file;
+        this.name = file.getFileName().toString();
+        this.iwarp = iwarp;
+    }
+
+    /** Serves one request; returns null if the client went away before it was ready (no space, say). */
+    Outcome serve(Socket socket) throws IOException, InterruptedException {
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+        if (in.readInt() != FileProtocol.MAGIC) {
+            throw new java.net.SocketException("the client does not speak extsock's file protocol");
+        }
+        int methodIndex = in.readUnsignedByte();
+        if (methodIndex >= FileMethod.values().length) {
+            return refuse(out, "unknown method " + methodIndex);
+        }
+        FileMethod method = FileMethod.values()[methodIndex];
+        if (method.oneSided() && !iwarp) {
+            return refuse(out, "the server is not in IWARP_MODE: --method " + method + " needs it (use --method stream)");
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = channel.size();
+            out.writeByte(FileProtocol.OK);
+            out.writeUTF(name);
+            out.writeLong(size);
+            out.flush();
+            int ready = in.read();
+            if (ready != FileProtocol.READY) {
+                return null;  // the client said why, on its side
+            }
+            long start = System.nanoTime();
+            byte[] hash = switch (method) {
+                case stream -> sendStream(channel, out);
+                case write -> sendByWrites(((ExtendedSocket) socket).iwarp(), channel, size, in, out);
+                case read -> exposeForReads(((ExtendedSocket) socket).iwarp(), channel, size, in, out);
+            };
+            long nanos = System.nanoTime() - start;
+            int verdict = in.read();
+            Sockets.awaitClose(socket);
+            return new Outcome(method, size, nanos, hash, verdict == 1);
+        }
+    }
+
+    private static Outcome refuse(DataOutputStream out, String reason) throws IOException {
+        out.writeByte(FileProtocol.REFUSED);
+        out.writeUTF(reason);
+        out.flush();
+        return null;
+    }
+
+    /** Copies through user space: the only method plain TCP has. Hashes what it sends, in one pass. */
+    private static byte[] sendStream(FileChannel channel, DataOutputStream out) throws IOException {
+        MessageDigest digest = Sha256.digest();
+        byte[] chunk = new byte[1 << 20];
+        ByteBuffer buffer = ByteBuffer.wrap(chunk);
+        for (int n; (n = channel.read(buffer.clear())) > 0; ) {
+            digest.update(chunk, 0, n);
+            out.write(chunk, 0, n);
+        }
+        byte[] hash = digest.digest();
+        out.writeByte(FileProtocol.DONE);
+        out.write(hash);
+        out.flush();
+        return hash;
+    }
+
+    /** RDMA-Writes the mapped file into the client's; each completion is reported as progress. */
+    private byte[] sendByWrites(IwarpConnection verbs, FileChannel channel, long size, DataInputStream in,
+                                DataOutputStream out) throws IOException, InterruptedException {
+        List<RemoteBuffer> targets = FileProtocol.readRegions(in);
+        Future<byte[]> hash = hashMeanwhile();
+        try (MappedFile source = MappedFile.register(verbs, channel, size, false, Set.of())) {
+            IOException[] progressFailure = new IOException[1];
+            RdmaCopy.write(verbs, source.regions(), targets, done -> {
+                try {
+                    // A stream message after a completed Write arrives after its data: progress is real.
+                    out.writeByte(FileProtocol.PROGRESS);
+                    out.writeLong(done);
+                    out.flush();
+                } catch (IOException e) {
+                    progressFailure[0] = e;
+                }
+            });
+            if (progressFailure[0] != null) {
+                throw progressFailure[0];
+            }
+        }
+        return done(out, hash);
+    }
+
+    /** Registers the mapped file for the client's RDMA Reads, waits until it says it is done. */
+    private byte[] exposeForReads(IwarpConnection verbs, FileChannel channel, long size, DataInputStream in,
+                                  DataOutputStream out) throws IOException, InterruptedException {
+        Future<byte[]> hash = hashMeanwhile();
+        try (MappedFile source = MappedFile.register(verbs, channel, size, false, EnumSet.of(Access.REMOTE_READ))) {
+            FileProtocol.writeRegions(out, source.regions().stream().map(region -> region.remote()).toList());
+            int tag = in.read();
+            if (tag != FileProtocol.READ_DONE) {
+                throw FileProtocol.unexpected(tag, "the end of the client's reads");
+            }
+        }  // deregistered: the client can read no more
+        return done(out, hash);
+    }
+
+    /** The one-sided methods never touch the data here, so the hash is computed beside the transfer. */
+    private Future<byte[]> hashMeanwhile() {
+        return Background.start("sha-256 " + name, () -> Sha256.of(file));
+    }
+
+    private static byte[] done(DataOutputStream out, Future<byte[]> hashing) throws IOException, InterruptedException {
+        byte[] hash;
+        try {
+            hash = hashing.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io : new IOException("hashing failed", e.getCause());
+        }
+        out.writeByte(FileProtocol.DONE);
+        out.write(hash);
+        out.flush();
+        return hash;
+    }
+}

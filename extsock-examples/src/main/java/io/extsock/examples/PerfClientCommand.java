@@ -1,0 +1,153 @@
+package io.extsock.examples;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code extsock perf client TEST}: runs a test against a perf server and prints perftest's table. */
+@Command(name = "client", description = "Runs one of perftest's tests against an extsock perf server and prints perftest's table "
+                + "(or JSON, one object per line).")
+final class PerfClientCommand implements Callable<Integer> {
+
+    /** Largest size of -a, as perftest's. */
+    static final int ALL_SIZES_MAX = 8 << 20;
+    /** Default iterations, as perftest's latency tests. */
+    static final long DEFAULT_ITERATIONS = 1000;
+    /** Without --iters, no size moves more than this: large messages would take minutes on two cores. */
+    static final long DEFAULT_BYTES_PER_SIZE = 256L << 20;
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "TEST",
+            description = "send_lat, send_bw, write_lat, write_bw, read_lat, read_bw (IWARP_MODE), tcp_lat, tcp_bw "
+                    + "(sockets, see --mode).")
+    PerfTest test;
+
+    @Mixin
+    ConnectionOptions connection;
+
+    @Option(names = {"-s", "--size"}, paramLabel = "BYTES", converter = SizeConverter.class,
+            description = "Message size (default: 2 for latency tests, 65536 for bandwidth tests, as perftest; "
+                    + "suffixes K, M).")
+    Long size;
+
+    @Option(names = {"-a", "--all"}, description = "Run every size from 2 B to 8 MiB (powers of two).")
+    boolean allSizes;
+
+    @ArgGroup(exclusive = true)
+    Length length = new Length();
+
+    /** How long each size runs: iterations or seconds. */
+    static final class Length {
+        @Option(names = {"-n", "--iters"}, paramLabel = "N",
+                description = "Iterations per size (default: 1000, fewer for large messages: at most 256 MiB a size).")
+        Long iterations;
+
+        @Option(names = {"-D", "--duration"}, paramLabel = "SECONDS", description = "Run each size for this long instead.")
+        Integer durationSeconds;
+    }
+
+    @Option(names = "--mode", paramLabel = "MODE",
+            description = "tcp_lat and tcp_bw only: plain (java.net.Socket, the default), passthrough (ExtendedSocket) "
+                    + "or iwarp (ExtendedSocket in IWARP_MODE, the stream over Sends).")
+    PerfMode mode;
+
+    @Option(names = "--json", description = "One JSON object per line instead of the table.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        PerfMode runMode = checkMode();
+        List<Integer> sizes = sizes();
+        checkLength();
+        connection.checkClient();
+        PrintWriter out = spec.commandLine().getOut();
+        PerfReport report = new PerfReport(out, json);
+        report.header(test, details(runMode));
+        for (int messageSize : sizes) {
+            PerfParameters run = new PerfParameters(test, runMode, messageSize, iterations(messageSize),
+                    length.durationSeconds != null ? length.durationSeconds * 1000L : 0, connection.crc,
+                    connection.markers);
+            report.row(PerfClient.run(connection.endpoint, run));
+        }
+        report.footer();
+        return 0;
+    }
+
+    private PerfMode checkMode() {
+        if (test.rdma()) {
+            if (mode != null && mode != PerfMode.iwarp) {
+                throw new ParameterException(spec.commandLine(),
+                        test + " uses the extended API and runs in IWARP_MODE only: drop --mode " + mode);
+            }
+            return PerfMode.iwarp;
+        }
+        return mode != null ? mode : PerfMode.plain;
+    }
+
+    private List<Integer> sizes() {
+        if (allSizes && size != null) {
+            throw new ParameterException(spec.commandLine(), "-a runs every size: drop --size");
+        }
+        List<Integer> sizes = new ArrayList<>();
+        if (allSizes) {
+            for (int s = 2; s <= ALL_SIZES_MAX; s <<= 1) {
+                sizes.add(s);
+            }
+            return sizes;
+        }
+        long chosen = size != null ? size : test.latency() ? 2 : 65536;
+        int minimum = test == PerfTest.write_lat ? 2 : 1;
+        if (chosen < minimum || chosen > PerfServer.MAX_SIZE) {
+            throw new ParameterException(spec.commandLine(), "--size must be from " + minimum + " B to 64 MiB"
+                    + (minimum == 2 ? " (write_lat's message holds a flag and a sequence byte)" : "") + ": " + chosen);
+        }
+        sizes.add((int) chosen);
+        return sizes;
+    }
+
+    private void checkLength() {
+        if (length.iterations != null && length.iterations < 1) {
+            throw new ParameterException(spec.commandLine(), "--iters must be at least 1: " + length.iterations);
+        }
+        if (length.durationSeconds != null && length.durationSeconds < 1) {
+            throw new ParameterException(spec.commandLine(), "--duration must be at least 1 s: " + length.durationSeconds);
+        }
+    }
+
+    private long iterations(int messageSize) {
+        if (length.durationSeconds != null) {
+            return 0;
+        }
+        if (length.iterations != null) {
+            return length.iterations;
+        }
+        return Math.min(DEFAULT_ITERATIONS, Math.max(10, DEFAULT_BYTES_PER_SIZE / messageSize));
+    }
+
+    private String details(PerfMode runMode) {
+        String socket = runMode.description()
+                + (runMode == PerfMode.iwarp ? ", CRC " + (connection.crc ? "on" : "off") + ", markers "
+                + (connection.markers ? "on" : "off") : "");
+        String depth = switch (test) {
+            case write_bw -> String.valueOf(WritePerf.DEPTH);
+            case read_bw -> String.valueOf(ReadPerf.DEPTH);
+            case send_bw -> "credits: the server's posted Receives";
+            default -> "1";
+        };
+        return "Server          : " + connection.peer() + "\n Socket          : " + socket
+                + "\n TX depth        : " + depth
+                + "\n " + (length.durationSeconds != null ? "Duration        : " + length.durationSeconds + " s per size"
+                : "Warm-up         : " + PerfClock.WARM_UP + " iterations per size, not reported");
+    }
+}

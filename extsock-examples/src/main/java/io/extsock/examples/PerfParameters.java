@@ -1,0 +1,53 @@
+package io.extsock.examples;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+
+/**
+ * One perf run, as the client tells the server in plain TCP before both switch to IWARP_MODE
+ * (if the test needs it): so one server serves every test, mode and size.
+ *
+ * @param iterations     measured iterations; 0 when the run is timed by {@code durationMillis}
+ * @param durationMillis how long to run when {@code iterations} is 0
+ */
+record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, long durationMillis, boolean crc,
+                      boolean markers) {
+
+    private static final int MAGIC = 0x58535031;  // "XSP1"
+    /** The header's length on the wire: read exactly, so no byte of the MPA exchange is taken with it. */
+    static final int ENCODED_LENGTH = 4 + 1 + 1 + 4 + 8 + 8 + 1 + 1;
+
+    boolean iwarp() {
+        return mode == PerfMode.iwarp;
+    }
+
+    boolean timed() {
+        return iterations == 0;
+    }
+
+    void writeTo(OutputStream out) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(ENCODED_LENGTH);
+        header.putInt(MAGIC).put((byte) test.ordinal()).put((byte) mode.ordinal()).putInt(size).putLong(iterations)
+                .putLong(durationMillis).put((byte) (crc ? 1 : 0)).put((byte) (markers ? 1 : 0));
+        out.write(header.array());  // one write: one segment
+        out.flush();
+    }
+
+    static PerfParameters readFrom(InputStream in) throws IOException {
+        ByteBuffer header = ByteBuffer.wrap(new DataInputStream(in).readNBytes(ENCODED_LENGTH));
+        if (header.remaining() < ENCODED_LENGTH || header.getInt() != MAGIC) {
+            throw new SocketException("the client does not speak extsock's perf protocol");
+        }
+        int test = header.get();
+        int mode = header.get();
+        if (test < 0 || test >= PerfTest.values().length || mode < 0 || mode >= PerfMode.values().length) {
+            throw new SocketException("unknown perf test " + test + " or mode " + mode);
+        }
+        return new PerfParameters(PerfTest.values()[test], PerfMode.values()[mode], header.getInt(), header.getLong(),
+                header.getLong(), header.get() != 0, header.get() != 0);
+    }
+}

@@ -1,0 +1,59 @@
+package io.extsock.examples;
+
+import io.extsock.verbs.IwarpConnection;
+import java.io.IOException;
+
+/**
+ * The bandwidth tests' loop: keeps up to {@code depth} requests in flight, measures each from
+ * post to completion and notes when each completed (for the peak). Completions come in posting
+ * order (one queue pair, one completion queue).
+ */
+final class PerfPipeline {
+
+    /** An action that may fail like a post does. */
+    interface Step {
+        void run() throws IOException;
+    }
+
+    private final PerfParameters run;
+    private final int depth;
+
+    PerfPipeline(PerfParameters run, int depth) {
+        this.run = run;
+        this.depth = depth;
+    }
+
+    /**
+     * Runs the warm-up, then the measured requests, then {@code finish} (still timed: for
+     * writes, until the peer confirms the data landed).
+     */
+    PerfResult run(IwarpConnection verbs, Step post, Step finish) throws IOException, InterruptedException {
+        PerfClock clock = new PerfClock(run);
+        for (long i = 0, warmUp = clock.warmUp(); i < warmUp; i++) {
+            post.run();
+            Completions.next(verbs.completions());
+        }
+        Samples postTimes = new Samples(run.iterations());
+        Samples completionTimes = new Samples(run.iterations());
+        Samples latencies = new Samples(run.iterations());
+        clock.start();
+        long posted = 0;
+        long completed = 0;
+        boolean stopped = false;
+        while (!stopped || completed < posted) {
+            while (!stopped && posted - completed < depth) {
+                stopped = clock.isLast(posted);
+                postTimes.add(System.nanoTime());
+                post.run();
+                posted++;
+            }
+            Completions.next(verbs.completions());
+            long now = System.nanoTime();
+            completionTimes.add(now);
+            latencies.add(now - postTimes.get((int) completed));
+            completed++;
+        }
+        finish.run();
+        return PerfResult.bandwidth(run, completionTimes, System.nanoTime() - clock.startNanos(), latencies);
+    }
+}

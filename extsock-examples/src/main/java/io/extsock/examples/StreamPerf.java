@@ -1,0 +1,113 @@
+package io.extsock.examples;
+
+import java.io.DataInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * tcp_lat and tcp_bw: the socket's streams, whatever carries them (java.net.Socket, passthrough
+ * ExtendedSocket, or IWARP_MODE's Sends). Messages carry a flag in their first byte: 1 marks
+ * the last.
+ */
+final class StreamPerf implements PerfRunner {
+
+    private final PerfParameters run;
+
+    StreamPerf(PerfParameters run) {
+        this.run = run;
+    }
+
+    @Override
+    public PerfResult client(PerfLink link) throws IOException, InterruptedException {
+        return run.test().latency() ? pingPong(link) : stream(link);
+    }
+
+    @Override
+    public void server(PerfLink link) throws IOException {
+        if (run.test().latency()) {
+            echo(link);
+        } else {
+            count(link);
+        }
+    }
+
+    private PerfResult pingPong(PerfLink link) throws IOException, InterruptedException {
+        OutputStream out = link.out();
+        InputStream in = link.in();
+        byte[] message = new byte[run.size()];
+        byte[] reply = new byte[run.size()];
+        Samples roundTrips = new PerfClock(run).measure((i, last) -> {
+            message[0] = (byte) (last ? 1 : 0);
+            long start = System.nanoTime();
+            out.write(message);
+            if (in.readNBytes(reply, 0, reply.length) < reply.length) {
+                throw new EOFException();
+            }
+            return System.nanoTime() - start;
+        });
+        return PerfResult.latency(run, roundTrips, 2);  // we read the last message: we close first
+    }
+
+    private void echo(PerfLink link) throws IOException {
+        OutputStream out = link.out();
+        InputStream in = link.in();
+        byte[] message = new byte[run.size()];
+        while (true) {
+            if (in.readNBytes(message, 0, message.length) < message.length) {
+                throw new EOFException();
+            }
+            if (message[0] != 0) {
+                Sockets.writeLast(link.socket, message);
+                Sockets.awaitClose(link.socket);
+                return;
+            }
+            out.write(message);
+        }
+    }
+
+    private PerfResult stream(PerfLink link) throws IOException {
+        OutputStream out = link.out();
+        byte[] message = new byte[run.size()];
+        PerfClock clock = new PerfClock(run);
+        Samples completions = new Samples(run.iterations());
+        Samples writeTimes = new Samples(run.iterations());
+        long sent = 0;
+        for (long i = 0, warmUp = clock.warmUp(); ; i++) {
+            if (i == warmUp) {
+                clock.start();
+            }
+            boolean last = i >= warmUp && clock.isLast(i - warmUp);
+            long start = System.nanoTime();
+            out.write(message);
+            long end = System.nanoTime();
+            sent += message.length;
+            if (i >= warmUp) {
+                completions.add(end);
+                writeTimes.add(end - start);
+            }
+            if (last) {
+                break;
+            }
+        }
+        link.socket.shutdownOutput();
+        long received = new DataInputStream(link.in()).readLong();  // all of it arrived
+        long elapsed = System.nanoTime() - clock.startNanos();
+        if (received != sent) {
+            throw new IOException("the server received " + received + " bytes of " + sent);
+        }
+        return PerfResult.bandwidth(run, completions, elapsed, writeTimes);
+    }
+
+    private void count(PerfLink link) throws IOException {
+        InputStream in = link.in();
+        byte[] buffer = new byte[Math.max(64 * 1024, run.size())];
+        long received = 0;
+        for (int n; (n = in.read(buffer)) >= 0; ) {
+            received += n;
+        }
+        Sockets.writeLast(link.socket, java.nio.ByteBuffer.allocate(8).putLong(received).array());
+        Sockets.awaitClose(link.socket);
+    }
+}

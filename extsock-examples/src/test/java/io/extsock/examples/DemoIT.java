@@ -1,0 +1,33 @@
+package io.extsock.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@code extsock demo}: every step runs, every byte is checked, and the table says so. */
+@Timeout(120)
+class DemoIT {
+
+    private static final Pattern VERIFIED_ROW = Pattern.compile(".*  8\\.0 MiB  +[\\d.]+ s  +\\d+ MB/s  yes");
+
+    @Test
+    void everyStepVerifies() throws Exception {
+        Cli demo = Cli.run("demo", "--size", "8M");
+        assertEquals(0, demo.waitFor(), demo.transcript());
+        String out = demo.out();
+        for (String step : List.of("stream echo, java.net.Socket", "stream echo, ExtendedSocket (passthrough)",
+                "stream echo, ExtendedSocket (IWARP_MODE)", "RDMA Write of a registered buffer",
+                "RDMA Read of a registered buffer", "file transfer by stream", "file transfer by write",
+                "file transfer by read")) {
+            String row = out.lines().filter(line -> line.startsWith(step)).findFirst()
+                    .orElseThrow(() -> new AssertionError("no row for " + step + "\n" + demo.transcript()));
+            assertTrue(VERIFIED_ROW.matcher(row).matches(), row);
+        }
+        assertTrue(out.strip().endsWith("all verified"), demo.transcript());
+        assertEquals("", demo.err(), demo.transcript());
+    }
+}

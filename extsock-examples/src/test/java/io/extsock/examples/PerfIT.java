@@ -1,0 +1,146 @@
+package io.extsock.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code extsock perf}: every test against one server in another process, perftest's table
+ * layout to the character, JSON one object per line, -a, --duration, and compare.
+ */
+@Timeout(300)
+class PerfIT {
+
+    private static final String LINE = "-".repeat(87);
+    private static final String BW_HEADER =
+            " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]";
+    private static final String LAT_HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]"
+            + "    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] ";
+    /** perftest's REPORT_FMT, " %-7lu    %-10lu       %-7.2lf            %-7.2lf\t\t   %-7.6lf". */
+    private static final Pattern BW_ROW = Pattern.compile(
+            " (\\d+) *    (\\d+) *       (\\d+\\.\\d{2}) *            (\\d+\\.\\d{2}) *\t\t   (\\d+\\.\\d{6}) *");
+    /** perftest's REPORT_FMT_LAT. */
+    private static final Pattern LAT_ROW = Pattern.compile(" (\\d+) * (\\d+)          (\\d+\\.\\d{2}) *        "
+            + "(\\d+\\.\\d{2}) *      (\\d+\\.\\d{2}) *  \t       (\\d+\\.\\d{2}) *     \t(\\d+\\.\\d{2}) *\t\t"
+            + "(\\d+\\.\\d{2}) * \t\t(\\d+\\.\\d{2}) *");
+    private static final Pattern JSON = Pattern.compile("\\{\"test\":\"(\\w+)\",\"mode\":\"(\\w+)\",\"bytes\":(\\d+),"
+            + "\"iterations\":(\\d+),\"bw_MBps\":([\\d.]+),.*\"lat_us_p50\":([\\d.]+),.*\"lat_us_p99\":([\\d.]+),.*}");
+
+    private static Cli server;
+    private static String port;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = Cli.server("perf", "server", "--port", "0");
+        port = String.valueOf(server.port());
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @Test
+    void everyTestPrintsPerftestsTable() throws Exception {
+        for (PerfTest test : PerfTest.values()) {
+            Cli client = Cli.run("perf", "client", test.name(), "--port", port, "--size", "4096", "--iters", "300");
+            assertEquals(0, client.waitFor(), client.transcript());
+            List<String> lines = client.out().lines().toList();
+            assertEquals(LINE, lines.get(0), client.transcript());
+            assertEquals("                    " + test.title(), lines.get(1), client.transcript());
+            int header = lines.indexOf(test.latency() ? LAT_HEADER : BW_HEADER);
+            assertTrue(header > 1, "perftest's column header\n" + client.transcript());
+            Matcher row = (test.latency() ? LAT_ROW : BW_ROW).matcher(lines.get(header + 1));
+            assertTrue(row.matches(), "perftest's row layout\n" + client.transcript());
+            assertEquals("4096", row.group(1));
+            assertEquals("300", row.group(2));
+            assertTrue(Double.parseDouble(row.group(4)) > 0, client.transcript());
+            assertEquals(LINE, lines.get(header + 2), client.transcript());
+            assertEquals("", client.err(), client.transcript());
+        }
+    }
+
+    @Test
+    void allSizesFromTwoBytesToEightMebibytes() throws Exception {
+        Cli client = Cli.run("perf", "client", "write_bw", "--port", port, "-a", "--iters", "20");
+        assertEquals(0, client.waitFor(), client.transcript());
+        List<Integer> sizes = new ArrayList<>();
+        for (String line : client.out().lines().toList()) {
+            Matcher row = BW_ROW.matcher(line);
+            if (row.matches()) {
+                sizes.add(Integer.parseInt(row.group(1)));
+                assertEquals("20", row.group(2), line);
+            }
+        }
+        List<Integer> expected = new ArrayList<>();
+        for (int size = 2; size <= 8 << 20; size <<= 1) {
+            expected.add(size);
+        }
+        assertEquals(expected, sizes, client.transcript());
+    }
+
+    @Test
+    void jsonIsOneObjectPerLine() throws Exception {
+        Cli client = Cli.run("perf", "client", "send_lat", "--port", port, "--json", "--iters", "200", "-a");
+        assertEquals(0, client.waitFor(), client.transcript());
+        List<String> lines = client.out().lines().toList();
+        assertEquals(23, lines.size(), client.transcript());
+        int size = 2;
+        for (String line : lines) {
+            Matcher json = JSON.matcher(line);
+            assertTrue(json.matches(), line);
+            assertEquals("send_lat", json.group(1));
+            assertEquals("iwarp", json.group(2));
+            assertEquals(size, Integer.parseInt(json.group(3)));
+            assertEquals(200, Integer.parseInt(json.group(4)));
+            assertTrue(Double.parseDouble(json.group(6)) > 0 && Double.parseDouble(json.group(7)) >= Double.parseDouble(json.group(6)), line);
+            size <<= 1;
+        }
+    }
+
+    @Test
+    void socketModesAndDuration() throws Exception {
+        for (String mode : List.of("plain", "passthrough", "iwarp")) {
+            Cli client = Cli.run("perf", "client", "tcp_bw", "--port", port, "--mode", mode, "--duration", "1", "--json");
+            assertEquals(0, client.waitFor(), client.transcript());
+            Matcher json = JSON.matcher(client.out().strip());
+            assertTrue(json.matches(), client.transcript());
+            assertEquals(mode, json.group(2));
+            assertTrue(Long.parseLong(json.group(4)) > 10, "a second's worth of iterations\n" + client.transcript());
+        }
+    }
+
+    @Test
+    void compareRunsTheThreeSocketsSideBySide() throws Exception {
+        Cli json = Cli.run("perf", "compare", "--rounds", "1", "--iters", "200", "--json");
+        assertEquals(0, json.waitFor(), json.transcript());
+        List<String> lines = json.out().lines().toList();
+        assertEquals(12, lines.size(), json.transcript());
+        for (String test : List.of("tcp_lat", "tcp_bw")) {
+            for (String mode : List.of("plain", "passthrough", "iwarp")) {
+                String prefix = "{\"test\":\"" + test + "\",\"mode\":\"" + mode + "\"";
+                String line = lines.stream().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(
+                        () -> new AssertionError("no " + test + " " + mode + "\n" + json.transcript()));
+                assertTrue(line.matches(".*\"bw_MBps\":[\\d.]+,\"lat_us_p50\":[\\d.]+,\"lat_us_p99\":[\\d.]+"
+                        + ",\"ratio_to_plain\":[\\d.]+,.*"), line);
+                if (mode.equals("plain")) {
+                    assertTrue(line.contains("\"ratio_to_plain\":1.000"), line);
+                }
+            }
+        }
+        Cli table = Cli.run("perf", "compare", "--rounds", "2", "--iters", "100");
+        assertEquals(0, table.waitFor(), table.transcript());
+        for (String socket : List.of("java.net.Socket", "ExtendedSocket (passthrough)", "ExtendedSocket (IWARP_MODE)",
+                "IWARP_MODE, RDMA Write", "ratio to plain TCP")) {
+            assertTrue(table.out().contains(socket), table.transcript());
+        }
+    }
+}
