@@ -145,8 +145,10 @@ final class SendPerf implements PerfRunner {
         long completed = 0;
         long serverReceived = -1;
         boolean stopped = false;
-        // END proves every message arrived; Send completions still on their way do not matter then.
-        while (serverReceived < 0) {
+        long elapsed = 0;
+        // END proves every message arrived: the clock stops there. Send completions may still be
+        // on their way; every one is reaped, so that each measured message is counted.
+        while (serverReceived < 0 || completed < posted) {
             while (!stopped && credits > 0) {
                 if (posted == warmUp) {
                     clock.start();
@@ -170,6 +172,7 @@ final class SendPerf implements PerfRunner {
                 int at = (int) done.tag() * slotSize;
                 long count = message.getLong(at + 1);
                 if (message.get(at) == END) {
+                    elapsed = System.nanoTime() - clock.startNanos();  // until the server had them all
                     serverReceived = count;
                 } else {
                     credits += count;
@@ -177,7 +180,6 @@ final class SendPerf implements PerfRunner {
                 }
             }
         }
-        long elapsed = System.nanoTime() - clock.startNanos();  // until the server had them all
         if (serverReceived != posted) {
             throw new SocketException("the server received " + serverReceived + " messages of " + posted);
         }

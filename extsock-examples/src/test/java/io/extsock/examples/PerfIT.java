@@ -60,8 +60,8 @@ class PerfIT {
             assertTrue(header > 1, "perftest's column header\n" + client.transcript());
             Matcher row = (test.latency() ? LAT_ROW : BW_ROW).matcher(lines.get(header + 1));
             assertTrue(row.matches(), "perftest's row layout\n" + client.transcript());
-            assertEquals("4096", row.group(1));
-            assertEquals("300", row.group(2));
+            assertEquals("4096", row.group(1), client.transcript());
+            assertEquals("300", row.group(2), client.transcript());
             assertTrue(Double.parseDouble(row.group(4)) > 0, client.transcript());
             assertEquals(LINE, lines.get(header + 2), client.transcript());
             assertEquals("", client.err(), client.transcript());
