@@ -12,7 +12,7 @@ import picocli.CommandLine.ScopeType;
         versionProvider = VersionProvider.class,
         description = "Extended sockets for the JVM: plain TCP, or software iWARP per connection.",
         subcommands = {DemoCommand.class, EchoCommand.class, FileCommand.class, PerfCommand.class,
-            HelpCommand.class})
+            RpingCommand.class, HelpCommand.class})
 public final class ExtsockCommand {
 
     @Option(names = "--verbose", scope = ScopeType.INHERIT,

@@ -15,6 +15,7 @@ public final class Main {
     /** Runs the command line and returns its exit code. */
     public static int run(String... args) {
         CommandLine commandLine = new CommandLine(new ExtsockCommand());
+        RpingCommand.takeBackDashV(commandLine.getSubcommands().get("rping"));
         commandLine.setCaseInsensitiveEnumValuesAllowed(true);
         UserErrorHandler errors = new UserErrorHandler();
         commandLine.setExecutionExceptionHandler(errors);

@@ -2,6 +2,7 @@ package io.extsock.examples;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 
 /** Small socket chores the commands share. */
@@ -16,6 +17,12 @@ final class Sockets {
      * delayed ACK: 64 KiB stream writes ran at 4 MB/s without it, over 100 MB/s with it. Linux
      * siw sets it on its sockets too.
      */
+    /** "host:port" of the socket's peer, as messages name it. */
+    static String peer(Socket socket) {
+        InetSocketAddress remote = (InetSocketAddress) socket.getRemoteSocketAddress();
+        return remote == null ? "(not connected)" : remote.getAddress().getHostAddress() + ":" + remote.getPort();
+    }
+
     static void noDelayForIwarp(Socket socket) throws IOException {
         socket.setTcpNoDelay(true);
     }

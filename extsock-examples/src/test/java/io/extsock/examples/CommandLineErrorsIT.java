@@ -27,7 +27,7 @@ class CommandLineErrorsIT {
     @Test
     void everyCommandHasHelpAndVersion() throws Exception {
         for (String command : List.of("", "demo", "echo", "echo server", "echo client", "file", "file serve", "file get",
-                "perf", "perf server", "perf client", "perf compare")) {
+                "perf", "perf server", "perf client", "perf compare", "rping")) {
             List<String> args = new java.util.ArrayList<>(command.isEmpty() ? List.of() : List.of(command.split(" ")));
             args.add("--help");
             Cli cli = Cli.run(args.toArray(String[]::new));
