@@ -1,6 +1,8 @@
 package io.extsock.core.engine;
 
+import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.GatherWrite;
+import io.extsock.core.rdmap.MessageWriter;
 import io.extsock.core.verbs.QueuePair;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -39,6 +41,13 @@ final class Connection implements QueuePair.Driver {
 
     /** Staging for received octets: headers, small payloads, read-ahead. */
     private static final int STAGING_BYTES = 64 * 1024;
+    /**
+     * Slots of the gathering write: at least room for the largest FPDU there is. With markers a
+     * 64 KiB FPDU takes about 2 slots per marker (RFC 5044 section 4.3: one every 512 octets),
+     * more than 256; a gather that cannot hold one FPDU can never send it.
+     */
+    private static final int GATHER_SLOTS =
+            Math.max(256, FpduFramer.maxSlotsPerFpdu(MessageWriter.PAYLOAD_SLICES_PER_SEGMENT));
     /** Payloads at least this large are read straight into their destination. */
     private static final int DIRECT_READ_MIN = 4 * 1024;
     /** How long to wait for the peer's close after we sent a Terminate, before closing anyway. */
@@ -60,7 +69,7 @@ final class Connection implements QueuePair.Driver {
     private final ReentrantLock receiveLock = new ReentrantLock();
     private final ReentrantLock transmitLock = new ReentrantLock();
     private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES).flip();
-    private final GatherWrite gather = new GatherWrite(256, 64 * 1024);
+    private final GatherWrite gather = new GatherWrite(GATHER_SLOTS, 64 * 1024);
 
     private QueuePair queuePair;
     private SelectionKey key;
@@ -164,6 +173,13 @@ final class Connection implements QueuePair.Driver {
             } catch (IOException e) {
                 abandonGather("sending failed: " + e.getMessage());
                 lost("sending failed: " + e.getMessage());
+            } catch (RuntimeException e) {
+                // A message that cannot be framed stays at the head of the send queue, and
+                // nothing after it goes out: the peer would wait forever. End it loudly instead.
+                System.getLogger(Connection.class.getName()).log(System.Logger.Level.ERROR,
+                        "iWARP framing failed", e);
+                abandonGather("framing failed: " + e.getMessage());
+                lost("framing failed: " + e.getMessage());
             } finally {
                 transmitLock.unlock();
             }

@@ -47,6 +47,12 @@ public final class FpduFramer {
     private static final int SMALL_DIRECT_PAYLOAD = 512;
     /** Arena room to keep after a copied payload for the rest of its FPDU: pad and CRC. */
     private static final int TAIL_FRAMING_MAX = 3 + CRC_FIELD;
+    /**
+     * The most markers one FPDU can hold: with markers an FPDU stays within 64 KiB (FPDUPTR is
+     * 16 bits, RFC 5044 section 4.3), and 64 KiB of stream meets at most 0x10000 / 512 + 1
+     * marker positions.
+     */
+    static final int MAX_MARKERS_PER_FPDU = 0x10000 / MARKER_INTERVAL + 1;
 
     private final boolean crcEnabled;
     private final boolean markers;
@@ -94,6 +100,16 @@ public final class FpduFramer {
                     + (markers ? " with markers" : "") + " cannot carry any ULPDU");
         }
         return Math.min(ulpdu, MAX_ULPDU_LENGTH);
+    }
+
+    /**
+     * The most {@link GatherWrite} slots one FPDU can take whose payload comes in up to {@code
+     * payloadBuffers} buffers, whatever its size and stream offset. A gather with fewer slots
+     * may refuse an FPDU even when empty: with markers a 64 KiB FPDU takes nearly 260, as each
+     * marker inside a payload splits it and takes a slot of its own.
+     */
+    public static int maxSlotsPerFpdu(int payloadBuffers) {
+        return slotsNeeded(payloadBuffers, MAX_MARKERS_PER_FPDU);
     }
 
     /** Octets this direction carried so far, markers included: where the next FPDU starts. */
@@ -161,8 +177,7 @@ public final class FpduFramer {
             throw new IllegalArgumentException("an FPDU of " + (body + MARKER_LENGTH * markerCount + CRC_FIELD)
                     + " octets with markers is too long for the 16-bit FPDUPTR");
         }
-        // Each marker can add a scratch slot and split a payload buffer in two.
-        int slots = 2 + payloadBuffers + 2 * markerCount;
+        int slots = slotsNeeded(payloadBuffers, markerCount);
         int scratch = body - payloadLength + CRC_FIELD + MARKER_LENGTH * markerCount;
         if (slots > out.freeSlots() || scratch > out.freeScratch()) {
             if (out.isEmpty()) {
@@ -258,6 +273,12 @@ public final class FpduFramer {
             crc.update(out.arena(), crcFoldedUpTo, upTo - crcFoldedUpTo);
         }
         crcFoldedUpTo = upTo;
+    }
+
+    /** Slots for the framing before and after the payload, the payload buffers and the markers. */
+    private static int slotsNeeded(int payloadBuffers, int markerCount) {
+        // Each marker can add a scratch slot and split a payload buffer in two.
+        return 2 + payloadBuffers + 2 * markerCount;
     }
 
     /** Markers in an FPDU starting at {@code start} whose length field, ULPDU and pad take {@code body}. */

@@ -25,6 +25,9 @@ import java.nio.ByteBuffer;
  */
 public final class MessageWriter {
 
+    /** Most buffers one segment's payload can span: the message's gather list length. */
+    public static final int PAYLOAD_SLICES_PER_SEGMENT = 32;
+
     /** Enough for any header this writer emits: 18 untagged + 28 Read Request, or a Terminate. */
     private static final int HEADER_CAPACITY = 128;
 
@@ -33,9 +36,6 @@ public final class MessageWriter {
     private final PayloadViews views;
     private final ByteBuffer header = ByteBuffer.allocate(HEADER_CAPACITY);
     private final ByteBuffer[] segmentPayload = new ByteBuffer[PAYLOAD_SLICES_PER_SEGMENT];
-
-    /** Most buffers one segment's payload can span: the message's gather list length. */
-    private static final int PAYLOAD_SLICES_PER_SEGMENT = 32;
 
     private MessagePayload payload;
 

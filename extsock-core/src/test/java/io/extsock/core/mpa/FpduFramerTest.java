@@ -245,6 +245,28 @@ class FpduFramerTest {
     }
 
     @Test
+    @DisplayName("RFC 5044 section 4.3: maxSlotsPerFpdu holds the largest FPDU with markers, wherever it starts")
+    void largestMarkedFpduFitsMaxSlots() {
+        int ulpdu = FpduFramer.maxUlpduLength(65_544, true);
+        ByteBuffer header = ByteBuffer.wrap(SEND_HEADER);
+        ByteBuffer octets = ByteBuffer.allocateDirect(ulpdu - SEND_HEADER.length);
+        for (int buffers : new int[] {1, 32}) {
+            ByteBuffer[] payload = new ByteBuffer[buffers];
+            int piece = octets.capacity() / buffers;
+            for (int i = 0; i < buffers; i++) {
+                int end = i == buffers - 1 ? octets.capacity() : (i + 1) * piece;
+                payload[i] = octets.duplicate().position(i * piece).limit(end).slice();
+            }
+            for (long start = 0; start < 2 * MpaConstants.MARKER_INTERVAL; start += 4) {
+                GatherWrite out = new GatherWrite(FpduFramer.maxSlotsPerFpdu(buffers), 4096);
+                FpduFramer framer = new FpduFramer(true, true, start);
+                assertTrue(framer.frame(header, payload, 0, buffers, out), buffers + " buffers at " + start);
+                assertTrue(framer.streamOffset() - start <= 0x10000);
+            }
+        }
+    }
+
+    @Test
     void ulpduOver65535IsRefused() {
         GatherWrite out = new GatherWrite(4, 64);
         FpduFramer framer = new FpduFramer(true, false);
