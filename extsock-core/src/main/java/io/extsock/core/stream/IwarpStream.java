@@ -8,17 +8,23 @@ import java.io.IOException;
 /**
  * An IWARP_MODE socket's byte stream, carried by RDMAP Sends between two extsock ends.
  *
- * <p>The mapping: each write becomes Sends of at most the peer's stream buffer size (16 KiB by
- * default) with a 4-byte header; each end posts a fixed set of stream receive buffers (8 by
- * default, announced in MPA private data) and returns them as credits as its application reads;
+ * <p>The mapping: each write becomes Sends of at most the peer's stream buffer size (64 KiB by
+ * default) with a 4-byte header; each end posts stream receive buffers (4 to start with,
+ * announced in MPA private data, growing to 16 while the peer writes faster than it can return
+ * credits: {@link StreamInput}) and returns them as credits as its application reads;
  * {@code shutdownOutput} sends a FIN message; closing the socket closes TCP, which the peer reads
  * as end of stream, as with TCP.
  */
 public final class IwarpStream implements SocketTransport {
 
-    /** Stream receive buffers each end posts, and their size. */
-    public static final int RECEIVE_BUFFERS = 8;
-    public static final int BUFFER_SIZE = 16 * 1024;
+    /**
+     * Stream receive buffers each end posts at first, at most, and their size. At least 4 at
+     * first: data needs two credits and credits go back in batches of half the window, so with
+     * fewer a credit message would answer every credit message.
+     */
+    public static final int RECEIVE_BUFFERS = 4;
+    public static final int MAX_RECEIVE_BUFFERS = 16;
+    public static final int BUFFER_SIZE = 64 * 1024;
 
     private final StreamInput input;
     private final StreamOutput output;
@@ -39,10 +45,16 @@ public final class IwarpStream implements SocketTransport {
     public static IwarpStream start(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize, byte[] prefix,
                                     Runnable closeConnection) throws QueuePairClosedException {
         StreamOutput output = new StreamOutput(queuePair, peerReceiveBuffers, peerBufferSize);
-        StreamInput input = new StreamInput(queuePair, RECEIVE_BUFFERS, BUFFER_SIZE, prefix, output);
+        StreamInput input = new StreamInput(queuePair, RECEIVE_BUFFERS, MAX_RECEIVE_BUFFERS, BUFFER_SIZE, prefix,
+                output);
         output.connect(input);
         input.postAll();
         return new IwarpStream(input, output, closeConnection);
+    }
+
+    /** Stream receive buffers this end has posted now: its window, which grows with the peer's writes. */
+    public int receiveWindowBuffers() {
+        return input.windowBuffers();
     }
 
     @Override

@@ -8,12 +8,15 @@ import java.nio.ByteBuffer;
  *
  * <pre>
  * +--------+----------+--------------------+----------------------+
- * | type 8 | reserved | credits returned 16 | data (DATA only) ... |
+ * | type 8 | flags 8  | credits returned 16 | data (DATA only) ... |
  * +--------+----------+--------------------+----------------------+
  * </pre>
  *
  * Credits: every Send consumes one receive buffer the peer posted; "credits returned" tells
  * the peer how many buffers this side posted again since it last said so.
+ *
+ * <p>Flags: {@link #WAITED} on a DATA message says its writer had to wait for credits before
+ * it, so the peer's window is what limits the stream (the peer may then post more buffers).
  */
 final class StreamHeader {
 
@@ -26,11 +29,18 @@ final class StreamHeader {
     /** The sender shut down its output: end of stream after what it sent before. */
     static final int FIN = 3;
 
+    /** Flag: the writer waited for credits before this message. */
+    static final int WAITED = 0x01;
+
     private StreamHeader() {
     }
 
-    static void put(ByteBuffer out, int type, int creditsReturned) {
-        out.put((byte) type).put((byte) 0).putShort((short) creditsReturned);
+    static void put(ByteBuffer out, int type, int flags, int creditsReturned) {
+        out.put((byte) type).put((byte) flags).putShort((short) creditsReturned);
+    }
+
+    static int flags(ByteBuffer message) {
+        return message.get(message.position() + 1) & 0xFF;
     }
 
     static int type(ByteBuffer message) {

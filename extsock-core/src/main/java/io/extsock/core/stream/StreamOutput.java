@@ -56,9 +56,11 @@ final class StreamOutput implements WorkCompleter {
             while (len > 0) {
                 int chunk;
                 boolean more;
+                int flags = 0;
                 if (!canSend(2)) {
                     queuePair.transmitPosted();  // what is posted goes out while we wait for credits
                     queuePair.await(() -> canSend(2), 0, false);
+                    flags = StreamHeader.WAITED;  // the peer's window held us up: it may widen it
                 }
                 synchronized (this) {
                     requireOpen();
@@ -68,7 +70,7 @@ final class StreamOutput implements WorkCompleter {
                     // Hold the transmit while more chunks can follow at once: one gathering write.
                     more = len > chunk && credits >= 2;
                 }
-                post(StreamHeader.DATA, ByteBuffer.wrap(b, off, chunk), !more);
+                post(StreamHeader.DATA, flags, ByteBuffer.wrap(b, off, chunk), !more);
                 off += chunk;
                 len -= chunk;
             }
@@ -110,7 +112,7 @@ final class StreamOutput implements WorkCompleter {
                 credits--;
                 finSent = true;
             }
-            post(StreamHeader.FIN, null, true);
+            post(StreamHeader.FIN, 0, null, true);
         } finally {
             writing.unlock();
         }
@@ -155,7 +157,7 @@ final class StreamOutput implements WorkCompleter {
             credits--;
         }
         try {
-            post(StreamHeader.CREDIT, null, true);
+            post(StreamHeader.CREDIT, 0, null, true);
         } catch (IOException e) {
             // the connection ended; readers and writers see it
         }
@@ -191,9 +193,9 @@ final class StreamOutput implements WorkCompleter {
         closed = true;
     }
 
-    private void post(int type, ByteBuffer payload, boolean transmitNow) throws IOException {
+    private void post(int type, int flags, ByteBuffer payload, boolean transmitNow) throws IOException {
         ByteBuffer header = ByteBuffer.allocate(StreamHeader.LENGTH);
-        StreamHeader.put(header, type, input.takeCreditsToReturn());
+        StreamHeader.put(header, type, flags, input.takeCreditsToReturn());
         header.flip();
         ByteBuffer[] message = payload == null ? new ByteBuffer[] {header} : new ByteBuffer[] {header, payload};
         try {
