@@ -239,10 +239,23 @@ final class Connection implements QueuePair.Driver {
             receiveWhilePossible();
         } catch (IOException e) {
             lost("receiving failed: " + e.getMessage());
+        } catch (RuntimeException e) {
+            processingFailed(e);
         } finally {
             receiveLock.unlock();
         }
         signalWaiters();
+    }
+
+    /**
+     * A fault of ours while processing what arrived (protocol violations are not runtime
+     * exceptions: they end in a Terminate). Left alone, the connection would stop reading and
+     * both ends would wait forever: end it loudly instead.
+     */
+    private void processingFailed(RuntimeException e) {
+        System.getLogger(Connection.class.getName()).log(System.Logger.Level.ERROR,
+                "iWARP receive processing failed", e);
+        lost("receiving failed: " + e);
     }
 
     // ---- waiting: the application thread receives inline ---------------------------------
@@ -353,6 +366,8 @@ final class Connection implements QueuePair.Driver {
             receiveWhilePossible();
         } catch (IOException e) {
             lost("receiving failed: " + e.getMessage());
+        } catch (RuntimeException e) {
+            processingFailed(e);
         }
     }
 
