@@ -41,11 +41,8 @@ public interface MessagePayload {
         }
     };
 
-    /**
-     * The remaining octets of {@code buffers[offset .. offset + count)}, with views made by
-     * {@link ByteBuffer#duplicate()} (a small object per segment).
-     */
-    static MessagePayload of(ByteBuffer[] buffers, int offset, int count) {
+    /** The remaining octets of {@code buffers[offset .. offset + count)}, viewed by {@code views}. */
+    static MessagePayload of(ByteBuffer[] buffers, int offset, int count, PayloadViews views) {
         return new MessagePayload() {
             @Override
             public int pieces() {
@@ -60,7 +57,7 @@ public interface MessagePayload {
             @Override
             public ByteBuffer view(int piece, int from, int to) {
                 ByteBuffer source = buffers[offset + piece];
-                return PayloadViews.DUPLICATING.view(source, source.position() + from, source.position() + to);
+                return views.view(source, source.position() + from, source.position() + to);
             }
         };
     }

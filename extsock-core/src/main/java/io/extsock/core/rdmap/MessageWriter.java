@@ -238,22 +238,6 @@ public final class MessageWriter {
 
     /** A payload given as buffers, viewed the way this writer was told to. */
     private MessagePayload buffers(ByteBuffer[] buffers, int offset, int count) {
-        return new MessagePayload() {
-            @Override
-            public int pieces() {
-                return count;
-            }
-
-            @Override
-            public int length(int piece) {
-                return buffers[offset + piece].remaining();
-            }
-
-            @Override
-            public ByteBuffer view(int piece, int from, int to) {
-                ByteBuffer source = buffers[offset + piece];
-                return views.view(source, source.position() + from, source.position() + to);
-            }
-        };
+        return MessagePayload.of(buffers, offset, count, views);
     }
 }
