@@ -2,18 +2,16 @@ package io.extsock.core.mpa;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.extsock.core.wire.ProtocolViolationException;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import io.extsock.core.ThreadAllocations;
 
 /**
  * Steady-state framing and deframing allocate nothing per FPDU, as counted by
@@ -24,33 +22,17 @@ import org.junit.jupiter.api.Test;
 class FpduAllocationTest {
 
     private static final int FPDUS = 2000;
-    private static MethodHandle allocatedBytes;
+    private static ThreadAllocations allocations;
     private static long measuringCost;
 
     @BeforeAll
-    static void allocationCounter() throws Throwable {
-        Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
-                .invoke(null);
-        Class<?> counting = Class.forName("com.sun.management.ThreadMXBean");
-        assumeTrue(counting.isInstance(threads) && (boolean) counting.getMethod("isThreadAllocatedMemorySupported")
-                .invoke(threads), "this JVM does not count allocations per thread");
-        counting.getMethod("setThreadAllocatedMemoryEnabled", boolean.class).invoke(threads, true);
-        allocatedBytes = MethodHandles.publicLookup()
-                .findVirtual(counting, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class))
-                .bindTo(threads);
-        measuringCost = Long.MAX_VALUE;
-        for (int i = 0; i < 50; i++) {
-            long before = allocated();
-            measuringCost = Math.min(measuringCost, allocated() - before);
-        }
+    static void allocationCounter() throws ReflectiveOperationException {
+        allocations = ThreadAllocations.counter();
+        measuringCost = allocations.measuringCost();
     }
 
     private static long allocated() {
-        try {
-            return (long) allocatedBytes.invokeExact();
-        } catch (Throwable e) {
-            throw new AssertionError(e);
-        }
+        return allocations.now();
     }
 
     @Test

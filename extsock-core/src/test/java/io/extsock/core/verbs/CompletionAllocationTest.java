@@ -2,7 +2,6 @@ package io.extsock.core.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.extsock.verbs.CompletionHandler;
 import io.extsock.verbs.CompletionStatus;
@@ -10,11 +9,10 @@ import io.extsock.verbs.CompletionView;
 import io.extsock.verbs.WorkCompletion;
 import io.extsock.verbs.WorkOpcode;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import io.extsock.core.ThreadAllocations;
 
 /**
  * The steady state allocates nothing on the completion path, as counted by
@@ -28,33 +26,17 @@ class CompletionAllocationTest {
     private static final int WARM_UP_ROUNDS = 10;
     private static final int MEASURED_ROUNDS = 25;  // stops at the first clean round
     private static final String DETAIL = "peer sent Terminate: remote access error";
-    private static MethodHandle allocatedBytes;
+    private static ThreadAllocations allocations;
     private static long measuringCost;
 
     @BeforeAll
-    static void allocationCounter() throws Throwable {
-        Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
-                .invoke(null);
-        Class<?> counting = Class.forName("com.sun.management.ThreadMXBean");
-        assumeTrue(counting.isInstance(threads) && (boolean) counting.getMethod("isThreadAllocatedMemorySupported")
-                .invoke(threads), "this JVM does not count allocations per thread");
-        counting.getMethod("setThreadAllocatedMemoryEnabled", boolean.class).invoke(threads, true);
-        allocatedBytes = MethodHandles.publicLookup()
-                .findVirtual(counting, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class))
-                .bindTo(threads);
-        measuringCost = Long.MAX_VALUE;
-        for (int i = 0; i < 50; i++) {
-            long before = allocated();
-            measuringCost = Math.min(measuringCost, allocated() - before);
-        }
+    static void allocationCounter() throws ReflectiveOperationException {
+        allocations = ThreadAllocations.counter();
+        measuringCost = allocations.measuringCost();
     }
 
     private static long allocated() {
-        try {
-            return (long) allocatedBytes.invokeExact();
-        } catch (Throwable e) {
-            throw new AssertionError(e);
-        }
+        return allocations.now();
     }
 
     @Test

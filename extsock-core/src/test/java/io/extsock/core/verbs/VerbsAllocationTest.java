@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.extsock.core.ddp.DdpConstants;
 import io.extsock.core.ddp.DdpHeaderEncoder;
@@ -16,13 +15,12 @@ import io.extsock.verbs.Access;
 import io.extsock.verbs.ReceiveRequest;
 import io.extsock.verbs.SendRequest;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.extsock.core.ThreadAllocations;
 
 /**
  * What the engine calls per incoming segment, per Read Request and per posted request allocates
@@ -34,7 +32,7 @@ class VerbsAllocationTest {
 
     private static final int ROUNDS = 100_000;
     private static final int WARM_UP = 20_000;
-    private static MethodHandle allocatedBytes;
+    private static ThreadAllocations allocations;
     private static long measuringCost;
 
     private final MemoryRegistry registry = new MemoryRegistry();
@@ -43,21 +41,9 @@ class VerbsAllocationTest {
     private int stale;
 
     @BeforeAll
-    static void allocationCounter() throws Throwable {
-        Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
-                .invoke(null);
-        Class<?> counting = Class.forName("com.sun.management.ThreadMXBean");
-        assumeTrue(counting.isInstance(threads) && (boolean) counting.getMethod("isThreadAllocatedMemorySupported")
-                .invoke(threads), "this JVM does not count allocations per thread");
-        counting.getMethod("setThreadAllocatedMemoryEnabled", boolean.class).invoke(threads, true);
-        allocatedBytes = MethodHandles.publicLookup()
-                .findVirtual(counting, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class))
-                .bindTo(threads);
-        measuringCost = Long.MAX_VALUE;
-        for (int i = 0; i < 50; i++) {
-            long before = allocated();
-            measuringCost = Math.min(measuringCost, allocated() - before);
-        }
+    static void allocationCounter() throws ReflectiveOperationException {
+        allocations = ThreadAllocations.counter();
+        measuringCost = allocations.measuringCost();
     }
 
     @BeforeEach
@@ -189,10 +175,6 @@ class VerbsAllocationTest {
     }
 
     private static long allocated() {
-        try {
-            return (long) allocatedBytes.invokeExact();
-        } catch (Throwable e) {
-            throw new AssertionError(e);
-        }
+        return allocations.now();
     }
 }
