@@ -100,7 +100,7 @@ final class RpingCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         boolean validate = Boolean.TRUE.equals(spec.findOption(VALIDATE).getValue());
-        checkArguments(validate);
+        checkArguments();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         RpingOptions options = new RpingOptions(size, count, verbose, validate, debug, out);
@@ -117,7 +117,7 @@ final class RpingCommand implements Callable<Integer> {
         return 0;
     }
 
-    private void checkArguments(boolean validate) {
+    private void checkArguments() {
         if (size < MIN_SIZE || size > MAX_SIZE) {
             throw new ParameterException(spec.commandLine(),
                     "Invalid size " + size + " (valid range is " + MIN_SIZE + " to " + MAX_SIZE + ")");
@@ -131,12 +131,7 @@ final class RpingCommand implements Callable<Integer> {
         if (mpaTimeoutMillis < 1) {
             throw new ParameterException(spec.commandLine(), "--mpa-timeout must be at least 1 ms: " + mpaTimeoutMillis);
         }
-        if (role.server && (source != null || count != 0 || validate)) {
-            throw new ParameterException(spec.commandLine(), "-I, -C and -V are client options");
-        }
-        if (role.client && persistent) {
-            throw new ParameterException(spec.commandLine(), "-P is a server option");
-        }
+        // Like rping, a role ignores the other role's options (tutorials run "rping -s -v -V").
     }
 
     /** Connects as rping's client does: IWARP_MODE right after the TCP connect, Receive posted first. */

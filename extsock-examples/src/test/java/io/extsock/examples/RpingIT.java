@@ -16,7 +16,8 @@ class RpingIT {
 
     @Test
     void pingsItselfAndVerifiesEveryPing() throws Exception {
-        try (Cli server = Cli.server("rping", "-s", "-a", "127.0.0.1", "-p", "0", "-S", "1000", "-v")) {
+        // "-s -v -V", as rping tutorials run it: the server ignores the client's -V, as rping does.
+        try (Cli server = Cli.server("rping", "-s", "-a", "127.0.0.1", "-p", "0", "-S", "1000", "-v", "-V")) {
             Cli client = Cli.run("rping", "-c", "-a", "127.0.0.1", "-p", "" + server.port(), "-S", "1000", "-C", "30",
                     "-v", "-V");
             assertEquals(0, client.waitFor(), client.transcript());
