@@ -32,6 +32,7 @@ class VerbsAllocationTest {
 
     private static final int ROUNDS = 100_000;
     private static final int WARM_UP = 20_000;
+    private static final int MEASURED_ROUNDS = 5;
     private static ThreadAllocations allocations;
     private static long measuringCost;
 
@@ -142,16 +143,22 @@ class VerbsAllocationTest {
             registry.invalidate(warmUp);
             registry.invalidate(local);
         }
-        long before = allocated();
+        // The least of a few rounds: on JDK 25 about one run in six counts a few hundred octets
+        // once (a transition of the measuring loop itself); an allocation per invalidation would
+        // show in every round. Later rounds re-invalidate: the same path, as above.
+        long least = Long.MAX_VALUE;
         boolean right = true;
-        for (RegisteredRegion target : targets) {
-            right &= registry.invalidate(target.stag()) == null
-                    && registry.invalidate(local) == TerminateCause.RDMAP_PROTECTION_CANNOT_INVALIDATE;
+        for (int round = 0; round < MEASURED_ROUNDS && least > 0; round++) {
+            long before = allocated();
+            for (RegisteredRegion target : targets) {
+                right &= registry.invalidate(target.stag()) == null
+                        && registry.invalidate(local) == TerminateCause.RDMAP_PROTECTION_CANNOT_INVALIDATE;
+            }
+            least = Math.min(least, allocated() - before - measuringCost);
         }
-        long allocated = allocated() - before - measuringCost;
         assertTrue(right, "an invalidation was answered wrongly");
         assertFalse(targets[0].isValid());
-        assertEquals(0, allocated, "octets allocated by 2000 invalidations");
+        assertEquals(0, least, "octets allocated by 2000 invalidations");
     }
 
     /** Runs the work to warm up, then once more counting what the thread allocates. */
