@@ -622,7 +622,7 @@ public final class QueuePair implements SegmentSink {
         // Find the scatter slice the segment starts in; if it spans slices, go through a
         // bounce buffer (a copy, only for segments that straddle slices).
         long skip = messageOffset;
-        for (int i = 0; i < receiving.pieces; i++) {
+        for (int i = 0; i < receiving.pieces(); i++) {
             int pieceLength = receiving.length(i);
             if (skip < pieceLength) {
                 if (skip + length <= pieceLength) {
@@ -640,7 +640,7 @@ public final class QueuePair implements SegmentSink {
     private void scatterBounce() {
         bounce.flip();
         long skip = bounceOffset;
-        for (int i = 0; i < receiving.pieces && bounce.hasRemaining(); i++) {
+        for (int i = 0; i < receiving.pieces() && bounce.hasRemaining(); i++) {
             int pieceLength = receiving.length(i);
             if (skip >= pieceLength) {
                 skip -= pieceLength;

@@ -9,35 +9,28 @@ import java.nio.ByteBuffer;
  */
 final class ReceiveWork {
 
-    private static final int MAX_PIECES = io.extsock.verbs.WorkRequest.MAX_SLICES;
-
     long tag;
     WorkCompleter completer;
 
-    private final RegisteredRegion[] regions = new RegisteredRegion[MAX_PIECES];
-    private final long[] offsets = new long[MAX_PIECES];
-    private final int[] lengths = new int[MAX_PIECES];
-    private final ByteBuffer[] buffers = new ByteBuffer[MAX_PIECES];
-    int pieces;
+    private final WorkPieces pieces = new WorkPieces();
     long capacity;
 
     void addPiece(RegisteredRegion region, long offset, int length) {
-        regions[pieces] = region;
-        offsets[pieces] = offset;
-        lengths[pieces] = length;
-        pieces++;
+        pieces.add(region, offset, length);
         capacity += length;
     }
 
     void addPiece(ByteBuffer buffer) {
-        buffers[pieces] = buffer;
-        lengths[pieces] = buffer.remaining();
-        pieces++;
         capacity += buffer.remaining();
+        pieces.add(buffer);
+    }
+
+    int pieces() {
+        return pieces.count();
     }
 
     int length(int piece) {
-        return lengths[piece];
+        return pieces.length(piece);
     }
 
     /**
@@ -45,21 +38,15 @@ final class ReceiveWork {
      * reused placement window (receive side only), or a view of the plain buffer.
      */
     ByteBuffer placement(int piece, int from, int length) {
-        RegisteredRegion region = regions[piece];
+        RegisteredRegion region = pieces.region(piece);
         if (region != null) {
-            return region.placementWindow(offsets[piece] + from, length);
+            return region.placementWindow(pieces.offset(piece) + from, length);
         }
-        ByteBuffer buffer = buffers[piece];
-        int start = buffer.position() + from;
-        return buffer.duplicate().limit(start + length).position(start);
+        return pieces.bufferView(piece, from, from + length);
     }
 
     void clear() {
-        for (int i = 0; i < pieces; i++) {
-            regions[i] = null;
-            buffers[i] = null;
-        }
-        pieces = 0;
+        pieces.clear();
         capacity = 0;
         completer = null;
     }

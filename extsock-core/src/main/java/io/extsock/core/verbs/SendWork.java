@@ -16,17 +16,11 @@ import java.nio.ByteBuffer;
  */
 final class SendWork implements MessagePayload {
 
-    private static final int MAX_PIECES = io.extsock.verbs.WorkRequest.MAX_SLICES;
-
     WorkOpcode opcode;
     long tag;
     WorkCompleter completer;
 
-    private final RegisteredRegion[] regions = new RegisteredRegion[MAX_PIECES];
-    private final long[] offsets = new long[MAX_PIECES];
-    private final int[] lengths = new int[MAX_PIECES];
-    private final ByteBuffer[] buffers = new ByteBuffer[MAX_PIECES];
-    private int pieces;
+    private final WorkPieces pieces = new WorkPieces();
     long length;
     /** Where region views lent for framing are recorded until the write went out. */
     LentViews lentViews;
@@ -51,39 +45,33 @@ final class SendWork implements MessagePayload {
 
     /** Adds a piece: {@code length} octets of the region from {@code offset}. */
     void addPiece(RegisteredRegion region, long offset, int length) {
-        regions[pieces] = region;
-        offsets[pieces] = offset;
-        lengths[pieces] = length;
-        pieces++;
+        pieces.add(region, offset, length);
         this.length += length;
     }
 
     /** Adds a piece: the buffer's remaining octets (the engine's own stream). */
     void addPiece(ByteBuffer buffer) {
-        buffers[pieces] = buffer;
-        lengths[pieces] = buffer.remaining();
-        pieces++;
         this.length += buffer.remaining();
+        pieces.add(buffer);
     }
 
     @Override
     public int pieces() {
-        return pieces;
+        return pieces.count();
     }
 
     @Override
     public int length(int piece) {
-        return lengths[piece];
+        return pieces.length(piece);
     }
 
     @Override
     public ByteBuffer view(int piece, int from, int to) {
-        RegisteredRegion region = regions[piece];
+        RegisteredRegion region = pieces.region(piece);
         if (region != null) {
-            return lentViews.lend(region, offsets[piece] + from, to - from);
+            return lentViews.lend(region, pieces.offset(piece) + from, to - from);
         }
-        ByteBuffer buffer = buffers[piece];
-        return buffer.duplicate().limit(buffer.position() + to).position(buffer.position() + from);
+        return pieces.bufferView(piece, from, to);
     }
 
     /** Marks the entry finished; the queue pair reports it in send-queue order. */
@@ -94,11 +82,7 @@ final class SendWork implements MessagePayload {
     }
 
     void clear() {
-        for (int i = 0; i < pieces; i++) {
-            regions[i] = null;
-            buffers[i] = null;
-        }
-        pieces = 0;
+        pieces.clear();
         completer = null;
         sinkRegion = null;
         lentViews = null;
