@@ -10,6 +10,7 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the wire oracle's strict lint. Boots the siw-vm guest (../shared/tools/siw-vm); a guest that
  * does not come up fails these tests with the reason, it never skips them.
  */
+@Tag("interop")
 @Timeout(900)
 class SiwInteropIT {
 

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * --strict} (Wireshark's dissectors plus the lint: versions, reserved bits, QN/opcode, MSN/MO/TO
  * continuity, Read Response vs Read Request, markers, pad, MPA flags).
  */
+@Tag("interop")
 @Timeout(300)
 class WireOracleIT {
 

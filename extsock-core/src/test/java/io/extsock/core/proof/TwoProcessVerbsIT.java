@@ -49,6 +49,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -68,6 +69,7 @@ import org.junit.jupiter.api.Timeout;
  * and this JVM's part happens while the child runs. The capture must then pass {@code
  * check_pcap.py --strict}. {@code -Dextsock.proof.pcap=FILE} keeps a copy of the capture.
  */
+@Tag("interop")
 @Timeout(300)
 class TwoProcessVerbsIT {
 

@@ -1,0 +1,8 @@
+/**
+ * The project's own test tools, for tests that need more than the JDK: {@code wire} judges
+ * captured iWARP traffic with Wireshark's dissectors and a strict lint of our own; {@code siw}
+ * boots Linux soft-iWARP in a QEMU guest as a peer nobody here wrote. Both need root and Debian
+ * packages, which they install; their tests are tagged {@code interop} and run with
+ * {@code mvn verify -Pinterop}.
+ */
+package io.extsock.testkit;
