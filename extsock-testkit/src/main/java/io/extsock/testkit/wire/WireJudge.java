@@ -1,6 +1,8 @@
 package io.extsock.testkit.wire;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,46 +40,69 @@ public final class WireJudge {
     }
 
     /**
-     * Captures {@code tcp port PORT} on lo into the pcapng file while the command runs, then
-     * judges the capture. If Wireshark says the capture itself missed segments, runs the
-     * command again under a new capture, up to {@value #CAPTURE_ATTEMPTS} times in all.
+     * Captures {@code tcp port PORT} on lo into the pcapng file while the command runs (to its
+     * end, or {@value #COMMAND_TIMEOUT_SECONDS} s), then judges the capture; the verdict keeps
+     * the command's exit code and output. If Wireshark says the capture itself missed segments,
+     * runs the command again under a new capture, up to {@value #CAPTURE_ATTEMPTS} times in all.
      */
     public Verdict captureAndJudge(int port, Path pcap, List<String> command) throws IOException, InterruptedException {
+        return captureAndJudge(port, pcap, output -> run(command, output));
+    }
+
+    /**
+     * Like {@link #captureAndJudge(int, Path, List)} for traffic made in this JVM (or by several
+     * processes it drives): the traffic runs again for each capture attempt.
+     */
+    public Verdict captureAndJudge(int port, Path pcap, Traffic traffic) throws IOException, InterruptedException {
         StringBuilder history = new StringBuilder();
         for (int attempt = 1; ; attempt++) {
             Files.deleteIfExists(pcap);
             int exitCode;
-            String output;
+            StringBuilder output = new StringBuilder();
             long dropped;
             try (LoopbackCapture capture = LoopbackCapture.start(port, pcap)) {
-                Path log = Files.createTempFile("wire-judge-command", ".log");
                 try {
-                    Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                            .redirectOutput(log.toFile()).start();
-                    process.getOutputStream().close();
-                    if (!process.waitFor(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                        process.descendants().forEach(ProcessHandle::destroyForcibly);
-                        process.destroyForcibly();
-                        process.waitFor(10, TimeUnit.SECONDS);
-                    }
-                    exitCode = process.isAlive() ? -1 : process.exitValue();
-                    output = Files.readString(log, StandardCharsets.UTF_8);
-                } finally {
-                    Files.deleteIfExists(log);
+                    exitCode = traffic.run(output);
+                } catch (InterruptedException e) {
+                    throw e;
+                } catch (Exception | AssertionError e) {
+                    StringWriter trace = new StringWriter();
+                    e.printStackTrace(new PrintWriter(trace));
+                    output.append("the traffic failed: ").append(trace);
+                    exitCode = -1;
                 }
                 // The last segments (FIN, the final ACKs) are still on their way to dumpcap.
                 Thread.sleep(500);
                 capture.stop();
                 dropped = capture.dropped();
             }
-            Verdict verdict = new Verdict(exitCode, output, analyse(pcap, port), history.toString());
-            boolean missed = dropped > 0 || verdict.findings().stream().anyMatch(
-                    f -> ForgivenExpertWarnings.captureMissedSegments(f.message().replaceFirst("^TCP: ", "")));
+            Verdict verdict = new Verdict(exitCode, output.toString(), analyse(pcap, port), history.toString());
+            boolean missed = dropped > 0 || verdict.findings().stream()
+                    .anyMatch(f -> ForgivenExpertWarnings.captureMissedSegments(f.message().replaceFirst("^TCP: ", "")));
             if (!missed || attempt == CAPTURE_ATTEMPTS) {
                 return verdict;
             }
             history.append("capture attempt ").append(attempt).append(" set aside: it missed segments (")
-                    .append(dropped).append(" dropped by dumpcap)\n");
+                    .append(dropped).append(" packet(s) dropped by dumpcap)\n");
+        }
+    }
+
+    /** Runs the command to its end; its output (stdout and stderr) goes to the verdict. */
+    private static int run(List<String> command, StringBuilder output) throws IOException, InterruptedException {
+        Path log = Files.createTempFile("wire-judge-command", ".log");
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            process.getOutputStream().close();
+            if (!process.waitFor(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+                output.append("(killed: still running after ").append(COMMAND_TIMEOUT_SECONDS).append(" s)\n");
+            }
+            output.append(Files.readString(log, StandardCharsets.UTF_8));
+            return process.isAlive() ? -1 : process.exitValue();
+        } finally {
+            Files.deleteIfExists(log);
         }
     }
 
