@@ -40,8 +40,8 @@ record ExternalCommand(List<String> command, int exitCode, String output) {
         }
     }
 
-    static boolean onPath(String program) {
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(":")) {
+    static boolean onPath(String program, String path) {
+        for (String dir : path.split(":")) {
             if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, program))) {
                 return true;
             }

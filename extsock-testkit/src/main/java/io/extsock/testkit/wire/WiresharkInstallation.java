@@ -18,13 +18,20 @@ final class WiresharkInstallation {
     }
 
     static void ensure() throws IOException, InterruptedException {
-        List<String> missing = missing();
+        if (!missing(System.getenv().getOrDefault("PATH", "/usr/bin:/bin")).isEmpty()) {
+            ensure(System.getenv().getOrDefault("PATH", "/usr/bin:/bin"), runningAsRoot());
+        }
+    }
+
+    /** With the search path and who we are given, so that the refusal can be tested as root. */
+    static void ensure(String path, boolean root) throws IOException, InterruptedException {
+        List<String> missing = missing(path);
         if (missing.isEmpty()) {
             return;
         }
         String howTo = "as root: apt-get update; echo 'wireshark-common wireshark-common/install-setuid boolean false'"
                 + " | debconf-set-selections; DEBIAN_FRONTEND=noninteractive apt-get install -y tshark";
-        if (!runningAsRoot()) {
+        if (!root) {
             throw new IOException("the wire judge needs " + String.join(" and ", missing) + " (Debian package tshark),"
                     + " and root to capture on lo; this JVM is not root, so it cannot install them. Install them "
                     + howTo + ", and run the interop tests as root");
@@ -36,7 +43,7 @@ final class WiresharkInstallation {
         steps.add(ExternalCommand.run(List.of("apt-get", "update", "-qq"), 600));
         steps.add(ExternalCommand.run(List.of("apt-get", "install", "-y", "-qq", "tshark"),
                 Map.of("DEBIAN_FRONTEND", "noninteractive"), 900));
-        List<String> stillMissing = missing();
+        List<String> stillMissing = missing(path);
         if (!stillMissing.isEmpty()) {
             StringBuilder log = new StringBuilder();
             steps.forEach(step -> log.append("\n---- ").append(step));
@@ -45,8 +52,8 @@ final class WiresharkInstallation {
         }
     }
 
-    private static List<String> missing() {
-        return PROGRAMS.stream().filter(program -> !ExternalCommand.onPath(program)).toList();
+    private static List<String> missing(String path) {
+        return PROGRAMS.stream().filter(program -> !ExternalCommand.onPath(program, path)).toList();
     }
 
     private static boolean runningAsRoot() throws IOException, InterruptedException {
