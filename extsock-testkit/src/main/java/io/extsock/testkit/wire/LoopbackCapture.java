@@ -22,6 +22,7 @@ final class LoopbackCapture implements AutoCloseable {
     private final Process dumpcap;
     private final StringBuffer log = new StringBuffer();
     private final CountDownLatch capturing = new CountDownLatch(1);
+    private volatile boolean started;
     private final Thread reader;
 
     private LoopbackCapture(Process dumpcap) {
@@ -32,11 +33,11 @@ final class LoopbackCapture implements AutoCloseable {
     }
 
     static LoopbackCapture start(int port, Path pcap) throws IOException, InterruptedException {
-        Process dumpcap = new ProcessBuilder("dumpcap", "-i", "lo", "-f", "tcp port " + port, "-w", pcap.toString())
+        Process dumpcap = new ProcessBuilder("dumpcap", "-q", "-i", "lo", "-f", "tcp port " + port, "-w", pcap.toString())
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         dumpcap.getOutputStream().close();
         LoopbackCapture capture = new LoopbackCapture(dumpcap);
-        if (!capture.capturing.await(30, TimeUnit.SECONDS) || !dumpcap.isAlive()) {
+        if (!capture.capturing.await(30, TimeUnit.SECONDS) || !capture.started || !dumpcap.isAlive()) {
             capture.stop();
             throw new IOException("dumpcap did not start capturing on lo: " + capture.log);
         }
@@ -52,6 +53,7 @@ final class LoopbackCapture implements AutoCloseable {
             while ((line = lines.readLine()) != null) {
                 log.append(line).append('\n');
                 if (line.contains("Capturing on")) {
+                    started = true;
                     capturing.countDown();
                 }
             }
