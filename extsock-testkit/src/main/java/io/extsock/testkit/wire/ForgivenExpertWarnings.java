@@ -13,13 +13,13 @@ import java.util.List;
  * <li>"TCP window specified by the receiver is now completely full" and "TCP Zero Window
  *     segment": large FPDUs outran a reader; flow control working.</li>
  * <li>"D-SACK Sequence": the receiver saying it got a segment twice, the answer to a
- *     tail-loss probe (typically the FIN after a Terminate, RFC 5040 section 5.4, probed
- *     again before its ACK came back).</li>
+ *     tail-loss probe (typically of the FIN that follows a Terminate, sent again because
+ *     its ACK had not come back yet).</li>
  * <li>"This frame is a (suspected) retransmission", "... fast retransmission", "... spurious
  *     retransmission": that tail-loss probe itself (notes in Wireshark 4.0; listed in case a
  *     version raises them to warnings). Retransmitted octets are not counted twice.</li>
- * <li>"Connection reset (RST)": an abortive close, which RFC 5040 allows after a Terminate and
- *     a socket does when it closes with unread data; a RST carries no payload to judge.</li>
+ * <li>"Connection reset (RST)": an abortive close, as a socket does when it closes with
+ *     unread data and an engine may after a Terminate; a RST carries no payload to judge.</li>
  * </ul>
  * Not forgiven: "Previous segment(s) not captured" and "ACKed segment that wasn't captured"
  * (the capture lacks octets, so nothing can be judged: the judge captures again), and

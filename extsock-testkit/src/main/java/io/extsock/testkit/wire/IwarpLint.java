@@ -90,7 +90,7 @@ final class IwarpLint {
             lint(setup, "H (RFC 6581 enhanced setup) set but private data shorter than IRD and ORD (4 octets)");
         }
         if (setup.privateDataTooLong() || setup.privateDataLength() > 512) {
-            lint(setup, "private data length over 512 (RFC 5044 section 7.1)");
+            lint(setup, "private data length over 512 (RFC 5044 section 7.1.1)");
         }
         if (setup.request()) {
             if (request != null) {
@@ -150,7 +150,7 @@ final class IwarpLint {
         Sender sender = senders.computeIfAbsent(fpdu.direction(), d -> new Sender());
         Sender initiator = senders.get(Direction.INITIATOR_TO_RESPONDER);
         if (fpdu.direction() == Direction.RESPONDER_TO_INITIATOR && (initiator == null || initiator.fpdus == 0)) {
-            // RFC 5044 section 7.1.3 / RFC 6581: the initiator's first FPDU (or its RTR) comes first.
+            // RFC 5044 section 7.1: the initiator's first FPDU (RFC 6581 section 4: or its RTR) comes first.
             lint(fpdu, "responder sent an FPDU before the initiator's first FPDU");
         }
         framing(fpdu, sender);

@@ -5,7 +5,7 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * An MPA Request or Reply (RFC 5044 section 7.1), with the RFC 6581 enhanced setup decoded,
+ * An MPA Request or Reply (RFC 5044 section 7.1.1), with the RFC 6581 enhanced setup decoded,
  * which Wireshark 4.0 does not do: with revision 2 and the H bit the private data starts with
  * the IRD and ORD words and their peer-to-peer and ready-to-receive (RTR) bits.
  *

@@ -1,7 +1,7 @@
 package io.extsock.testkit.wire;
 
 /**
- * The RDMAP opcodes (RFC 5040 section 4.3; 8 to 11 from RFC 7306), with the buffer model and
+ * The RDMAP opcodes (RFC 5040 section 4.1; 8 to 11 from RFC 7306), with the buffer model and
  * queue each must use. An opcode that neither RFC defines decodes as {@link #RESERVED}.
  */
 public enum RdmapOpcode {
