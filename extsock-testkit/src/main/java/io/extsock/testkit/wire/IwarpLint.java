@@ -68,8 +68,8 @@ final class IwarpLint {
         }
         for (Map.Entry<Direction, Sender> sender : senders.entrySet()) {
             for (OutstandingRead read : sender.getValue().readsToAnswer) {
-                notes.add("frame " + read.request.frame() + " stream " + read.request.stream() + ": Read Request not"
-                        + " (fully) answered in the capture");
+                notes.add("frame " + read.request.frame() + " stream " + read.request.stream() + " "
+                        + read.request.direction() + ": Read Request not (fully) answered in the capture");
             }
         }
     }
