@@ -3,10 +3,15 @@ package io.extsock.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.testkit.siw.SiwGuest;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code extsock rping} against rdma-core's rping on Linux's in-kernel soft-iWARP (siw), both
  * ways, with CRC asked for and not, and the traffic judged by Wireshark's iWARP dissectors with
- * the wire oracle's strict lint. Boots the siw-vm guest (../shared/tools/siw-vm); a guest that
- * does not come up fails these tests with the reason, it never skips them.
+ * the wire oracle's strict lint. Boots the project's siw guest ({@link SiwGuest}, from
+ * extsock-testkit); a guest that cannot be built or does not come up fails these tests with the
+ * reason, it never skips them.
  */
 @Tag("interop")
 @Timeout(900)
@@ -31,7 +37,6 @@ class SiwInteropIT {
 
     @BeforeAll
     static void bootGuest() throws Exception {
-        SiwGuest.ensureHostProgram("socat", "socat");
         guest = SiwGuest.boot();
     }
 
@@ -46,7 +51,7 @@ class SiwInteropIT {
     @Test
     void extsockClientPingsSiwServer() throws Exception {
         for (String crc : List.of("--crc", "--no-crc")) {
-            assertPings(ping(SiwGuest.RPING_PORT, 64, 20, crc), 64, 20);
+            assertPings(ping(guest.rpingPort(), 64, 20, crc), 64, 20);
         }
     }
 
@@ -56,7 +61,7 @@ class SiwInteropIT {
         int[][] sizesAndCounts = {{26, 10}, {1000, 10}, {4096, 5}, {65535, 3}};
         for (String crc : List.of("--crc", "--no-crc")) {
             for (int[] run : sizesAndCounts) {
-                assertPings(ping(SiwGuest.LARGE_RPING_PORT, run[0], run[1], crc), run[0], run[1]);
+                assertPings(ping(guest.largeRpingPort(), run[0], run[1], crc), run[0], run[1]);
             }
         }
     }
@@ -64,17 +69,17 @@ class SiwInteropIT {
     /** The traffic of the client runs above passes Wireshark and the strict lint, CRC on and off. */
     @Test
     void extsockClientTrafficPassesTheWireOracle() throws Exception {
-        Path oracle = SiwGuest.wireOracle();
+        Path oracle = LegacyWireOracle.directory();
         for (String crc : List.of("--crc", "--no-crc")) {
             Path pcap = directory.resolve("rping" + crc + ".pcapng");
             List<String> command = new ArrayList<>(List.of(oracle.resolve("capture_and_check.sh").toString(),
-                    "" + SiwGuest.LARGE_RPING_PORT, pcap.toString(), "--"));
-            command.addAll(extsockCommand("rping", "-c", "-a", "127.0.0.1", "-p", "" + SiwGuest.LARGE_RPING_PORT,
+                    "" + guest.largeRpingPort(), pcap.toString(), "--"));
+            command.addAll(extsockCommand("rping", "-c", "-a", "127.0.0.1", "-p", "" + guest.largeRpingPort(),
                     "-S", "4000", "-C", "5", "-V", crc));
-            SiwGuest.Run captured = SiwGuest.run(command, Map.of(), 300);
+            LegacyWireOracle.Run captured = LegacyWireOracle.run(command, Map.of(), 300);
             assertEquals(0, captured.exitCode(), "capture_and_check.sh\n" + captured.output() + guest.diagnostics());
-            SiwGuest.Run strict = SiwGuest.run(List.of("python3", oracle.resolve("check_pcap.py").toString(),
-                    pcap.toString(), "" + SiwGuest.LARGE_RPING_PORT, "--strict"), Map.of(), 120);
+            LegacyWireOracle.Run strict = LegacyWireOracle.run(List.of("python3", oracle.resolve("check_pcap.py").toString(),
+                    pcap.toString(), "" + guest.largeRpingPort(), "--strict"), Map.of(), 120);
             assertEquals(0, strict.exitCode(), "check_pcap.py --strict\n" + strict.output());
             assertTrue(strict.output().contains("ReadReq") && strict.output().contains("ReadResp")
                     && strict.output().contains("Write"), "the capture holds the rping exchange\n" + strict.output());
@@ -84,7 +89,7 @@ class SiwInteropIT {
     /** Data larger than the siw server's buffer: siw fails its Read and disconnects; we say so, no hang. */
     @Test
     void aPingLargerThanTheServersBufferFailsInOneLine() throws Exception {
-        Cli client = Cli.run("rping", "-c", "-a", "127.0.0.1", "-p", "" + SiwGuest.RPING_PORT, "-S", "100", "-C", "1");
+        Cli client = Cli.run("rping", "-c", "-a", "127.0.0.1", "-p", "" + guest.rpingPort(), "-S", "100", "-C", "1");
         client.assertUserError(1, "rping", "disconnected during ping 0");
     }
 
@@ -94,10 +99,11 @@ class SiwInteropIT {
         for (String crc : List.of("--crc", "--no-crc")) {
             try (Cli server = Cli.server("rping", "-s", "-a", "127.0.0.1", "-p", "0", "-S", "65535", "-v",
                     "--mpa-timeout", "120000", crc);
-                 Relay relay = Relay.open(guest, server.port())) {
-                String output = guest.exec("rping -c -a 10.0.2.15 -p " + SiwGuest.GUEST_RELAY_PORT
-                        + " -C 5 -S 1000 -v -V; echo rping-exit=$?");
-                assertTrue(output.contains("rping-exit=0"), "guest rping client\n" + output + "\n" + server.transcript()
+                 SiwGuest.ReverseRelay relay = guest.openReverseRelay(server.port())) {
+                SiwGuest.ExecResult client = guest.exec("rping -c -a " + relay.guestAddress() + " -p " + relay.guestPort()
+                        + " -C 5 -S 1000 -v -V");
+                String output = client.output();
+                assertEquals(0, client.exitCode(), "guest rping client\n" + output + "\n" + server.transcript()
                         + guest.diagnostics());
                 assertEquals(5, output.lines().filter(line -> line.startsWith("ping data: rdma-ping-")).count(), output);
                 assertEquals(0, server.waitFor(), "one client served, then the server exits\n" + server.transcript());
@@ -133,30 +139,50 @@ class SiwInteropIT {
     }
 
     /**
-     * The reverse direction's path (the guest reaches nothing by itself): a socat in the guest
-     * joins the host's connection on the relay port to a listener on 10.0.2.15:7000, and a socat
-     * on the host joins that to our server. One connection per relay.
+     * The wire oracle of ../shared/tools/wire-oracle, for {@link #extsockClientTrafficPassesTheWireOracle}
+     * only, until it moves to the testkit's own wire judge; nothing else here reads ../shared.
      */
-    private static final class Relay implements AutoCloseable {
-        private final Process hostSide;
+    private static final class LegacyWireOracle {
 
-        private Relay(Process hostSide) {
-            this.hostSide = hostSide;
+        record Run(int exitCode, String output) {
         }
 
-        static Relay open(SiwGuest guest, int serverPort) throws Exception {
-            guest.exec("(socat TCP-LISTEN:" + SiwGuest.RELAY_PORT + ",reuseaddr TCP-LISTEN:" + SiwGuest.GUEST_RELAY_PORT
-                    + ",bind=10.0.2.15,reuseaddr </dev/null >/tmp/socat.log 2>&1 &)");
-            guest.awaitListening(SiwGuest.RELAY_PORT);
-            Process hostSide = new ProcessBuilder("socat", "TCP:127.0.0.1:" + SiwGuest.RELAY_PORT,
-                    "TCP:127.0.0.1:" + serverPort).redirectErrorStream(true).start();
-            guest.awaitListening(SiwGuest.GUEST_RELAY_PORT);
-            return new Relay(hostSide);
+        /** -Dextsock.shared, else a "shared" beside the project or a parent. */
+        static Path directory() throws IOException {
+            List<Path> candidates = new ArrayList<>();
+            String configured = System.getProperty("extsock.shared");
+            if (configured != null) {
+                candidates.add(Path.of(configured));
+            }
+            for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+                candidates.add(dir.resolve("shared"));
+            }
+            for (Path shared : candidates) {
+                Path tools = shared.resolve("tools").resolve("wire-oracle");
+                if (Files.isRegularFile(tools.resolve("capture_and_check.sh"))) {
+                    return tools;
+                }
+            }
+            throw new IOException("cannot find shared/tools/wire-oracle beside the project or its parents;"
+                    + " set -Dextsock.shared=/path/to/shared");
         }
 
-        @Override
-        public void close() {
-            hostSide.destroy();
+        static Run run(List<String> command, Map<String, String> environment, long timeoutSeconds)
+                throws IOException, InterruptedException {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+            builder.environment().putAll(environment);
+            Path output = Files.createTempFile("wire-oracle", ".log");
+            try {
+                Process process = builder.redirectOutput(output.toFile()).start();
+                if (!process.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                    return new Run(-1, Files.readString(output) + "\n(timed out after " + timeoutSeconds + " s)");
+                }
+                return new Run(process.exitValue(), Files.readString(output));
+            } finally {
+                Files.deleteIfExists(output);
+            }
         }
     }
 }
