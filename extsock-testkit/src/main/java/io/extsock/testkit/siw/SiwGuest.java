@@ -102,6 +102,9 @@ public final class SiwGuest implements AutoCloseable {
         Path scripts = scripts();
         Path run = Files.createDirectories(cache().resolve("run"));
         Path qemuOutput = run.resolve("qemu.out");
+        // boot.sh empties it too, but only once it is past its checks: a log of an earlier guest
+        // must not be read as this one's.
+        Files.write(run.resolve("console.log"), new byte[0]);
         ProcessBuilder builder = new ProcessBuilder("bash", scripts.resolve("boot.sh").toString())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectErrorStream(true)
@@ -187,7 +190,12 @@ public final class SiwGuest implements AutoCloseable {
     public ExecResult exec(String command, Duration timeout) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), ports.control()), 10_000);
+            try {
+                socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), ports.control()), 10_000);
+            } catch (IOException e) {
+                throw new IOException("cannot reach the siw guest's command shell on 127.0.0.1:" + ports.control()
+                        + (qemu.isAlive() ? "" : " (its QEMU has exited)") + ": " + e, e);
+            }
             OutputStream out = socket.getOutputStream();
             out.write(("(\n" + command + "\n) </dev/null 2>&1\necho \"" + EXIT_MARK.trim() + " $?\"\nexit\n")
                     .getBytes(StandardCharsets.UTF_8));
