@@ -102,9 +102,6 @@ public final class SiwGuest implements AutoCloseable {
         Path scripts = scripts();
         Path run = Files.createDirectories(cache().resolve("run"));
         Path qemuOutput = run.resolve("qemu.out");
-        // boot.sh empties it too, but only once it is past its checks: a log of an earlier guest
-        // must not be read as this one's.
-        Files.write(run.resolve("console.log"), new byte[0]);
         ProcessBuilder builder = new ProcessBuilder("bash", scripts.resolve("boot.sh").toString())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectErrorStream(true)
@@ -358,7 +355,9 @@ public final class SiwGuest implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         Path console = run.resolve("console.log");
         while (true) {
-            String log = Files.exists(console) ? Files.readString(console, StandardCharsets.ISO_8859_1) : "";
+            // boot.sh empties the console log just before it becomes QEMU (exec, same PID): until
+            // then the log may be an earlier guest's.
+            String log = isQemu() && Files.exists(console) ? Files.readString(console, StandardCharsets.ISO_8859_1) : "";
             if (log.lines().anyMatch(line -> line.startsWith(READY))) {
                 break;
             }
@@ -380,6 +379,15 @@ public final class SiwGuest implements AutoCloseable {
         ExecResult check = exec("cat /proc/sys/kernel/tainted", Duration.ofSeconds(30));
         if (!check.succeeded()) {
             throw new IOException("the siw guest's command shell does not work: " + check);
+        }
+    }
+
+    private boolean isQemu() {
+        try {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(qemu.pid()), "cmdline")), StandardCharsets.ISO_8859_1)
+                    .startsWith("qemu-system");
+        } catch (IOException e) {
+            return false; // exited
         }
     }
 
