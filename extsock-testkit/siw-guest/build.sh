@@ -57,7 +57,8 @@ apt_install "${HOST_PACKAGES[@]}"
 # The first build picks the ABI that Debian's linux-image-amd64 points at and records it, so
 # that later builds stay on the kernel the image was made from.
 if [ -s "$CACHE/kernel-release" ] && [ -z "${SIWGUEST_NEW_KERNEL:-}" ]; then
-  read -r KREL KVER <"$CACHE/kernel-release"
+  read -r KREL KVER <"$CACHE/kernel-release" || true
+  [[ "$KREL" == *-amd64 && -n "$KVER" ]] || die "$CACHE/kernel-release is damaged ('$(cat "$CACHE/kernel-release")'): delete it, or build with SIWGUEST_NEW_KERNEL=1"
 else
   pick() { apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: linux-image-\([0-9][^ ]*\)$/\1/p' | head -1; }
   KREL=$(pick)
@@ -191,8 +192,12 @@ ldconfig -r "$ROOT"
 
 # Kernel modules: siw and the closure of what it and the guest's network card need.
 mkdir -p "$MODDIR/extra"
-cp "$SIWDIR/siw.ko" "$MODDIR/extra/siw.ko"
-depmod -b "$KDIR" "$KREL" || die "depmod on the unpacked kernel failed"
+if ! cmp -s "$SIWDIR/siw.ko" "$MODDIR/extra/siw.ko" || [ ! -f "$MODDIR/modules.dep.siw" ]; then
+  cp "$SIWDIR/siw.ko" "$MODDIR/extra/siw.ko"
+  rm -f "$MODDIR/modules.dep.siw"
+  depmod -b "$KDIR" "$KREL" || die "depmod on the unpacked kernel failed"
+  touch "$MODDIR/modules.dep.siw"   # the unpacked kernel's index includes this siw.ko
+fi
 MODULES=(crc32c_generic virtio_pci virtio_net siw ib_uverbs rdma_ucm)
 deps=""
 for m in "${MODULES[@]}"; do   # one at a time: modprobe takes further words as module parameters
