@@ -1,6 +1,7 @@
 package io.extsock.core.verbs;
 
 import io.extsock.core.ddp.DdpConstants;
+import io.extsock.core.events.ExtsockEvents;
 import io.extsock.core.ddp.DdpReceiveBookkeeping;
 import io.extsock.core.ddp.MessageSequenceNumbers;
 import io.extsock.core.ddp.TaggedBufferDescription;
@@ -25,6 +26,7 @@ import io.extsock.core.wire.ErrorLayer;
 import io.extsock.core.wire.ProtocolViolationException;
 import io.extsock.core.wire.TerminateCause;
 import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.MessageType;
 import io.extsock.verbs.WorkOpcode;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -49,6 +51,8 @@ import java.util.List;
  * </ul>
  */
 public final class QueuePair implements SegmentSink {
+
+    private static final System.Logger LOG = System.getLogger(QueuePair.class.getName());
 
     /** Send-queue entries an application may have outstanding. */
     public static final int SEND_QUEUE_DEPTH = 512;
@@ -80,6 +84,7 @@ public final class QueuePair implements SegmentSink {
     private final int maxFpduSize;
     final MemoryRegistry registry;
     private final Driver driver;
+    private final ConnectionCounters counters;
 
     private final Object lock = new Object();
 
@@ -110,6 +115,8 @@ public final class QueuePair implements SegmentSink {
     private InboundRead responding;
     private boolean terminateFramed;
     private boolean terminateInGather;
+    /** The Terminate in the gather being written, for the event once it went out. */
+    private TerminateHeader terminateGoingOut;
     private boolean preferReadResponse;
 
     // ---- receive side -------------------------------------------------------------------
@@ -127,6 +134,13 @@ public final class QueuePair implements SegmentSink {
     private long bounceOffset;
 
     public QueuePair(MpaAgreement agreement, int maxFpduSize, MemoryRegistry registry, Driver driver) {
+        this(agreement, maxFpduSize, registry, driver, ConnectionCounters.unnamed());
+    }
+
+    /** @param counters where this connection's counts go (and the names of its ends) */
+    public QueuePair(MpaAgreement agreement, int maxFpduSize, MemoryRegistry registry, Driver driver,
+                     ConnectionCounters counters) {
+        this.counters = counters;
         this.agreement = agreement;
         this.maxFpduSize = maxFpduSize;
         this.registry = registry;
@@ -159,6 +173,11 @@ public final class QueuePair implements SegmentSink {
 
     public int maxFpduSize() {
         return maxFpduSize;
+    }
+
+    /** This connection's counts. */
+    public ConnectionCounters counters() {
+        return counters;
     }
 
     // =====================================================================================
@@ -338,6 +357,8 @@ public final class QueuePair implements SegmentSink {
     /** The gathering write that {@link #frame} filled went out whole. */
     public void transmitted() {
         boolean closeNow = false;
+        TerminateHeader terminateSent = null;
+        String reason = null;
         lentViews.returnAll();  // the write is out: its views go back to their regions
         synchronized (lock) {
             for (SendWork work : lastSegmentInGather) {
@@ -348,7 +369,13 @@ public final class QueuePair implements SegmentSink {
             if (terminateInGather) {
                 terminateInGather = false;
                 closeNow = true;
+                terminateSent = terminateGoingOut;
+                terminateGoingOut = null;
+                reason = failure;
             }
+        }
+        if (terminateSent != null) {
+            announceTerminateSent(terminateSent, reason);
         }
         if (closeNow) {
             driver.closeRequested();
@@ -373,6 +400,7 @@ public final class QueuePair implements SegmentSink {
             if (terminateToSend != null && !terminateFramed) {
                 terminateFramed = true;
                 writer.startTerminate(sendSequence.assign(DdpConstants.QN_TERMINATE), terminateToSend);
+                counters.messageSent(MessageType.TERMINATE, 0);
                 return true;
             }
             if (state != QueuePairState.CONNECTED || !transmitGateOpen) {
@@ -394,6 +422,7 @@ public final class QueuePair implements SegmentSink {
                 }
                 responding.lentViews = lentViews;
                 writer.startReadResponse(responding.sinkStag, responding.sinkTaggedOffset, responding);
+                counters.messageSent(MessageType.RDMA_READ_RESPONSE, responding.size);
                 return true;
             }
             if (!sendReady) {
@@ -447,12 +476,15 @@ public final class QueuePair implements SegmentSink {
                         : (work.solicited ? RdmapOpcode.SEND_WITH_SOLICITED_EVENT : RdmapOpcode.SEND);
                 writer.startSend(variant, work.invalidate ? work.invalidateStag : 0,
                         sendSequence.assign(DdpConstants.QN_SEND), work);
+                counters.messageSent(MessageType.SEND, work.length);
                 break;
             case RDMA_WRITE:
                 writer.startWrite(work.remoteStag, work.remoteOffset, work);
+                counters.messageSent(MessageType.RDMA_WRITE, work.length);
                 break;
             case RDMA_READ:
                 outstandingReads.add(work);
+                counters.messageSent(MessageType.RDMA_READ_REQUEST, 0);
                 writer.startReadRequest(sendSequence.assign(DdpConstants.QN_READ_REQUEST), outgoingRead
                         .set(work.sinkRegion.stag(), work.sinkOffset, work.length, work.remoteStag, work.remoteOffset));
                 break;
@@ -467,13 +499,16 @@ public final class QueuePair implements SegmentSink {
         switch (kind) {
             case ZERO_LENGTH_WRITE:
                 writer.startWrite(0, 0, MessagePayload.EMPTY);
+                counters.messageSent(MessageType.RDMA_WRITE, 0);
                 break;
             case ZERO_LENGTH_READ:
                 writer.startReadRequest(sendSequence.assign(DdpConstants.QN_READ_REQUEST),
                         outgoingRead.set(0, 0, 0, 0, 0));
+                counters.messageSent(MessageType.RDMA_READ_REQUEST, 0);
                 break;
             default:
                 writer.startSend(RdmapOpcode.SEND, 0, sendSequence.assign(DdpConstants.QN_SEND), MessagePayload.EMPTY);
+                counters.messageSent(MessageType.SEND, 0);
         }
     }
 
@@ -493,6 +528,7 @@ public final class QueuePair implements SegmentSink {
                 framing = null;
             } else if (terminateFramed && terminateToSend != null) {
                 terminateInGather = true;
+                terminateGoingOut = terminateToSend;
                 terminateToSend = null;
             }
         }
@@ -539,6 +575,10 @@ public final class QueuePair implements SegmentSink {
         }
         bookkeeping.accept(header.ddp());
         int length = header.ulpPayloadLength();
+        MessageType type = ConnectionCounters.typeOf(segmentOpcode);
+        if (type != null && type != MessageType.TERMINATE && type != MessageType.RDMA_READ_REQUEST) {
+            counters.payloadReceived(type, length);
+        }
         switch (segmentOpcode) {
             case RDMA_WRITE: {
                 if (length == 0) {
@@ -571,6 +611,10 @@ public final class QueuePair implements SegmentSink {
         }
         if (!header.ddp().last()) {
             return;
+        }
+        MessageType type = ConnectionCounters.typeOf(segmentOpcode);
+        if (type != null) {
+            counters.messageReceived(type);
         }
         switch (segmentOpcode) {
             case RDMA_WRITE:
@@ -800,6 +844,9 @@ public final class QueuePair implements SegmentSink {
         SendWork head;
         while ((head = inFlight.peek()) != null && head.done) {
             inFlight.poll();
+            if (head.status != CompletionStatus.SUCCESS) {
+                counters.error();
+            }
             head.completer.complete(head.tag, head.opcode, head.status, head.length, false, 0, head.detail);
             recycle(head);
         }
@@ -813,6 +860,9 @@ public final class QueuePair implements SegmentSink {
                           boolean solicited, int invalidated, String detail) {
         if (work == null) {
             return;
+        }
+        if (status != CompletionStatus.SUCCESS) {
+            counters.error();
         }
         work.completer.complete(work.tag, opcode, status, length, solicited, invalidated, detail);
         synchronized (lock) {
@@ -858,6 +908,12 @@ public final class QueuePair implements SegmentSink {
         String reason = "terminated by the peer: " + (cause != null ? cause.description()
                 : String.format("layer %d, type %d, code 0x%02x", terminate.layer(), terminate.errorType(),
                         terminate.errorCode()));
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "Terminate received from " + counters.peer() + ": layer "
+                    + ExtsockEvents.layerName(terminate.layer()) + ", type " + terminate.errorType() + ", code 0x"
+                    + Integer.toHexString(terminate.errorCode()) + " (" + ExtsockEvents.errorName(terminate) + ")");
+        }
+        ExtsockEvents.terminateReceived(counters.peer(), terminate, reason);
         synchronized (lock) {
             SendWork culprit = readTheTerminateIsAbout(terminate);
             CompletionStatus culpritStatus = cause != null && cause.layer() == ErrorLayer.RDMAP && cause.errorType() == 1
@@ -936,6 +992,9 @@ public final class QueuePair implements SegmentSink {
         }
         state = QueuePairState.ERROR;
         failure = reason;
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "iWARP connection to " + counters.peer() + " terminating: " + reason);
+        }
         for (SendWork work : inFlight) {
             if (!work.done && !lastSegmentInGather.contains(work)) {
                 work.finish(work == culprit ? culpritStatus : CompletionStatus.FLUSHED, reason);
@@ -948,6 +1007,7 @@ public final class QueuePair implements SegmentSink {
         ReceiveWork receive;
         while ((receive = receiveQueue.poll()) != null) {
             CompletionStatus status = first && receive == receiving ? receiveStatus : CompletionStatus.FLUSHED;
+            counters.error();
             receive.completer.complete(receive.tag, WorkOpcode.RECEIVE, status, 0, false, 0, reason);
             recycle(receive);
             first = false;
@@ -955,6 +1015,17 @@ public final class QueuePair implements SegmentSink {
         receiving = null;
         inboundReads.clear();
         registry.closeAll();
+    }
+
+    /** A Terminate of ours went out whole: the event and the log line. */
+    private void announceTerminateSent(TerminateHeader terminate, String reason) {
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "Terminate sent to " + counters.peer() + ": layer "
+                    + ExtsockEvents.layerName(terminate.layer()) + ", type " + terminate.errorType() + ", code 0x"
+                    + Integer.toHexString(terminate.errorCode()) + " (" + ExtsockEvents.errorName(terminate) + "): "
+                    + reason);
+        }
+        ExtsockEvents.terminateSent(counters.peer(), terminate, reason);
     }
 
     private void recycle(SendWork work) {
