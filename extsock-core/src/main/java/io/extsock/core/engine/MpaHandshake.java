@@ -177,7 +177,7 @@ final class MpaHandshake {
             writer.startTerminate(DdpConstants.INITIAL_MSN, terminate);
             writer.writeTo(gather);
             channel.write(gather.buffers(), 0, gather.count());
-            String peer = String.valueOf(channel.getRemoteAddress());
+            String peer = ExtsockEvents.address(channel.getRemoteAddress());
             String detail = "MPA setup failed: " + cause.description();
             System.Logger log = System.getLogger(MpaHandshake.class.getName());
             if (log.isLoggable(System.Logger.Level.DEBUG)) {

@@ -71,8 +71,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
     /** The channel's remote or local address, for events and logs ("unknown" if it has none). */
     private static String address(SocketChannel channel, boolean remote) {
         try {
-            Object address = remote ? channel.getRemoteAddress() : channel.getLocalAddress();
-            return String.valueOf(address);
+            return ExtsockEvents.address(remote ? channel.getRemoteAddress() : channel.getLocalAddress());
         } catch (IOException | RuntimeException e) {
             return "unknown";
         }

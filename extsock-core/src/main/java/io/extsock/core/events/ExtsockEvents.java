@@ -4,6 +4,10 @@ import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.rdmap.TerminateHeader;
 import io.extsock.core.wire.ErrorLayer;
 import io.extsock.core.wire.TerminateCause;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 
 /**
  * Commits extsock's JFR events. Each method first asks the event whether it would be recorded
@@ -95,6 +99,20 @@ public final class ExtsockEvents {
         event.oldSize = oldSize;
         event.newSize = newSize;
         event.commit();
+    }
+
+    /**
+     * An address as events and logs show it: {@code 127.0.0.1:7000}, {@code [::1]:7000}; the
+     * host name only where there is no address; "unknown" for null.
+     */
+    public static String address(SocketAddress address) {
+        if (address instanceof InetSocketAddress inet) {
+            InetAddress ip = inet.getAddress();
+            String host = ip == null ? inet.getHostString()
+                    : ip instanceof Inet6Address ? "[" + ip.getHostAddress() + "]" : ip.getHostAddress();
+            return host + ":" + inet.getPort();
+        }
+        return address == null ? "unknown" : address.toString();
     }
 
     static String role(boolean initiator) {

@@ -115,8 +115,8 @@ public final class QueuePair implements SegmentSink {
     private InboundRead responding;
     private boolean terminateFramed;
     private boolean terminateInGather;
-    /** The Terminate in the gather being written, for the event once it went out. */
-    private TerminateHeader terminateGoingOut;
+    /** A Terminate just started, to announce (event, log) outside the lock; transmit side. */
+    private TerminateHeader terminateStarted;
     private boolean preferReadResponse;
 
     // ---- receive side -------------------------------------------------------------------
@@ -351,14 +351,17 @@ public final class QueuePair implements SegmentSink {
             if (!startNextMessage()) {
                 return framed;
             }
+            if (terminateStarted != null) {
+                announceTerminateSent(terminateStarted, failure());
+                terminateStarted = null;
+                counters.messageSent(MessageType.TERMINATE, 0);  // after the event: who sees the count sees it
+            }
         }
     }
 
     /** The gathering write that {@link #frame} filled went out whole. */
     public void transmitted() {
         boolean closeNow = false;
-        TerminateHeader terminateSent = null;
-        String reason = null;
         lentViews.returnAll();  // the write is out: its views go back to their regions
         synchronized (lock) {
             for (SendWork work : lastSegmentInGather) {
@@ -369,13 +372,7 @@ public final class QueuePair implements SegmentSink {
             if (terminateInGather) {
                 terminateInGather = false;
                 closeNow = true;
-                terminateSent = terminateGoingOut;
-                terminateGoingOut = null;
-                reason = failure;
             }
-        }
-        if (terminateSent != null) {
-            announceTerminateSent(terminateSent, reason);
         }
         if (closeNow) {
             driver.closeRequested();
@@ -400,7 +397,7 @@ public final class QueuePair implements SegmentSink {
             if (terminateToSend != null && !terminateFramed) {
                 terminateFramed = true;
                 writer.startTerminate(sendSequence.assign(DdpConstants.QN_TERMINATE), terminateToSend);
-                counters.messageSent(MessageType.TERMINATE, 0);
+                terminateStarted = terminateToSend;  // announced and counted by frame(), outside the lock
                 return true;
             }
             if (state != QueuePairState.CONNECTED || !transmitGateOpen) {
@@ -528,7 +525,6 @@ public final class QueuePair implements SegmentSink {
                 framing = null;
             } else if (terminateFramed && terminateToSend != null) {
                 terminateInGather = true;
-                terminateGoingOut = terminateToSend;
                 terminateToSend = null;
             }
         }
@@ -1017,7 +1013,7 @@ public final class QueuePair implements SegmentSink {
         registry.closeAll();
     }
 
-    /** A Terminate of ours went out whole: the event and the log line. */
+    /** A Terminate of ours goes out now: the event and the log line. */
     private void announceTerminateSent(TerminateHeader terminate, String reason) {
         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
             LOG.log(System.Logger.Level.DEBUG, "Terminate sent to " + counters.peer() + ": layer "
