@@ -22,9 +22,10 @@ import java.util.Objects;
  * @param payloadSent      octets of payload sent, by type: the data of Sends and RDMA Writes,
  *                         Read Responses; 0 for Read Requests and Terminates
  * @param payloadReceived  octets of payload received, by type, counted as the previous
- * @param errors           work requests of this connection that completed with a status other
- *                         than {@link CompletionStatus#SUCCESS} (flushed ones included), those
- *                         of the socket's stream included
+ * @param errors           work requests of this connection that completed with an error: a
+ *                         status other than {@link CompletionStatus#SUCCESS} and {@link
+ *                         CompletionStatus#FLUSHED} (what a connection's end does to the requests
+ *                         still outstanding), those of the socket's stream included
  * @param streamWindow     octets of stream receive buffers this side has posted for the peer
  *                         (its stream window, which grows with bulk writes), 0 when the socket's
  *                         stream does not run over this connection

@@ -115,7 +115,7 @@ public final class ConnectionStatisticsEvent extends jdk.jfr.Event {
     public long readResponsesPayloadReceived;
 
     @Label("Errors")
-    @Description("Work requests completed with a status other than SUCCESS (flushed ones included)")
+    @Description("Work requests completed with an error (a status other than SUCCESS and FLUSHED)")
     public long errors;
 
     @Label("Stream Window")

@@ -1,6 +1,7 @@
 package io.extsock.core.verbs;
 
 import io.extsock.core.rdmap.RdmapOpcode;
+import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpStatistics;
 import io.extsock.verbs.MessageType;
 import java.util.EnumMap;
@@ -104,9 +105,14 @@ public final class ConnectionCounters {
         add(BYTES_RECEIVED, octets);
     }
 
-    /** A work request completed with an error status (any thread). */
-    public void error() {
-        counts.getAndIncrement(ERRORS);
+    /**
+     * A work request completed (any thread): an error unless SUCCESS or FLUSHED (what a close
+     * does to the requests outstanding is no error of theirs).
+     */
+    public void completed(CompletionStatus status) {
+        if (status != CompletionStatus.SUCCESS && status != CompletionStatus.FLUSHED) {
+            counts.getAndIncrement(ERRORS);
+        }
     }
 
     /** The socket stream's receive window now, in octets. */

@@ -233,7 +233,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
             String refused = localAccess.check(slice, Access.LOCAL_WRITE);
             if (refused != null) {
                 work.clear();
-                queuePair.counters().error();
+                queuePair.counters().completed(CompletionStatus.LOCAL_PROTECTION_ERROR);
                 completer.complete(request.tag(), WorkOpcode.RECEIVE, CompletionStatus.LOCAL_PROTECTION_ERROR, 0,
                         false, 0, "receive buffer " + i + ": " + refused);
                 return;

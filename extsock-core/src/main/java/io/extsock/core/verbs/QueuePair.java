@@ -840,9 +840,7 @@ public final class QueuePair implements SegmentSink {
         SendWork head;
         while ((head = inFlight.peek()) != null && head.done) {
             inFlight.poll();
-            if (head.status != CompletionStatus.SUCCESS) {
-                counters.error();
-            }
+            counters.completed(head.status);
             head.completer.complete(head.tag, head.opcode, head.status, head.length, false, 0, head.detail);
             recycle(head);
         }
@@ -857,9 +855,7 @@ public final class QueuePair implements SegmentSink {
         if (work == null) {
             return;
         }
-        if (status != CompletionStatus.SUCCESS) {
-            counters.error();
-        }
+        counters.completed(status);
         work.completer.complete(work.tag, opcode, status, length, solicited, invalidated, detail);
         synchronized (lock) {
             recycle(work);
@@ -1003,7 +999,7 @@ public final class QueuePair implements SegmentSink {
         ReceiveWork receive;
         while ((receive = receiveQueue.poll()) != null) {
             CompletionStatus status = first && receive == receiving ? receiveStatus : CompletionStatus.FLUSHED;
-            counters.error();
+            counters.completed(status);
             receive.completer.complete(receive.tag, WorkOpcode.RECEIVE, status, 0, false, 0, reason);
             recycle(receive);
             first = false;
