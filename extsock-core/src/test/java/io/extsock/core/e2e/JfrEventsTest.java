@@ -329,7 +329,7 @@ class JfrEventsTest {
         return found.get(found.size() - 1);
     }
 
-    private interface Condition {
+    interface Condition {
         boolean holds() throws Exception;
     }
 
