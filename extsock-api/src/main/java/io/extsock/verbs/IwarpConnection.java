@@ -63,9 +63,12 @@ public interface IwarpConnection {
 
     /**
      * Says what the connection is, for logs: the peer's and the local address, whether it is
-     * connected or how it ended, CRC and markers, IRD and ORD, the MPA revision and this side's
-     * role, e.g. {@code IwarpConnection[peer=/127.0.0.1:7000, local=/127.0.0.1:53412, state=CONNECTED,
-     * mpa=2, role=initiator, crc=on, markers=off/off, ird=16, ord=16]}.
+     * connected or how it ended, the MPA revision and this side's role, CRC, markers (sent /
+     * received), IRD and ORD, the largest FPDU sent, e.g. {@code IwarpConnection[peer=127.0.0.1:7000,
+     * local=127.0.0.1:53412, state=CONNECTED, mpa=2, role=initiator, crc=on, markers=off/off, ird=16,
+     * ord=16, maxFpdu=65484]}; once ended, {@code state=CLOSED (why)}.
+     *
+     * @return that description; never null
      */
     @Override
     String toString();
