@@ -8,11 +8,13 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import jdk.jfr.FlightRecorder;
 
 /**
- * Commits extsock's JFR events. Each method first asks the event whether it would be recorded
- * and returns at once if not: with JFR off, an event costs one check (and, where the JIT does
- * not see through it, a small object), never a field computed for nothing. None is on a
+ * Commits extsock's JFR events. Each method first asks whether JFR was started at all (until
+ * then no event class is even loaded: loading the first one sets up JFR's metadata, hundreds of
+ * classes), then whether the event would be recorded, and returns at once if not: with JFR off,
+ * an event costs a check, never a field computed for nothing. None is on a
  * per-message path; the per-message numbers go to {@link io.extsock.core.verbs.ConnectionCounters}
  * and reach JFR by {@link StatisticsEvents}.
  */
@@ -24,6 +26,9 @@ public final class ExtsockEvents {
     /** A connection switched to IWARP_MODE. */
     public static void connected(String peer, String local, MpaAgreement agreement, int maxFpduSize,
                                  long negotiationNanos) {
+        if (!FlightRecorder.isInitialized()) {
+            return;  // no recording can be running: not even the event class is loaded
+        }
         IwarpConnectedEvent event = new IwarpConnectedEvent();
         if (!event.shouldCommit()) {
             return;
@@ -46,6 +51,9 @@ public final class ExtsockEvents {
     /** A switch to IWARP_MODE failed. */
     public static void negotiationFailed(String peer, String local, boolean initiator, String reason, String message,
                                          long negotiationNanos) {
+        if (!FlightRecorder.isInitialized()) {
+            return;  // no recording can be running: not even the event class is loaded
+        }
         NegotiationFailedEvent event = new NegotiationFailedEvent();
         if (!event.shouldCommit()) {
             return;
@@ -61,6 +69,9 @@ public final class ExtsockEvents {
 
     /** This side sent a Terminate. */
     public static void terminateSent(String peer, TerminateHeader terminate, String detail) {
+        if (!FlightRecorder.isInitialized()) {
+            return;  // no recording can be running: not even the event class is loaded
+        }
         TerminateSentEvent event = new TerminateSentEvent();
         if (!event.shouldCommit()) {
             return;
@@ -76,6 +87,9 @@ public final class ExtsockEvents {
 
     /** The peer sent a Terminate. */
     public static void terminateReceived(String peer, TerminateHeader terminate, String detail) {
+        if (!FlightRecorder.isInitialized()) {
+            return;  // no recording can be running: not even the event class is loaded
+        }
         TerminateReceivedEvent event = new TerminateReceivedEvent();
         if (!event.shouldCommit()) {
             return;
@@ -91,6 +105,9 @@ public final class ExtsockEvents {
 
     /** The socket stream's receive window grew. */
     public static void streamWindowGrown(String peer, int oldSize, int newSize) {
+        if (!FlightRecorder.isInitialized()) {
+            return;  // no recording can be running: not even the event class is loaded
+        }
         StreamWindowGrownEvent event = new StreamWindowGrownEvent();
         if (!event.shouldCommit()) {
             return;

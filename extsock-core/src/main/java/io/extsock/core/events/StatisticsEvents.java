@@ -5,6 +5,7 @@ import io.extsock.verbs.MessageType;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import jdk.jfr.FlightRecorder;
+import jdk.jfr.FlightRecorderListener;
 
 /**
  * The periodic {@link ConnectionStatisticsEvent}: the live connections, and the hook JFR calls
@@ -18,12 +19,31 @@ public final class StatisticsEvents {
 
     static {
         try {
+            // The hook is added when JFR starts (at once if it runs already): adding it registers the
+            // event, which sets up JFR's metadata, a cost a JVM that never records should not pay.
+            FlightRecorder.addListener(new FlightRecorderListener() {
+                @Override
+                public void recorderInitialized(FlightRecorder recorder) {
+                    addHook();
+                }
+            });
+        } catch (RuntimeException | LinkageError e) {
+            unavailable(e);
+        }
+    }
+
+    private static void addHook() {
+        try {
             FlightRecorder.addPeriodicEvent(ConnectionStatisticsEvent.class, StatisticsEvents::commitAll);
         } catch (RuntimeException | LinkageError e) {
-            // A JVM without JFR: the counters still serve IwarpConnection.statistics().
-            System.getLogger(StatisticsEvents.class.getName()).log(System.Logger.Level.DEBUG,
-                    "JFR unavailable, no periodic iWARP statistics events: " + e);
+            unavailable(e);
         }
+    }
+
+    /** A JVM without JFR: the counters still serve IwarpConnection.statistics(). */
+    private static void unavailable(Throwable e) {
+        System.getLogger(StatisticsEvents.class.getName()).log(System.Logger.Level.DEBUG,
+                "JFR unavailable, no periodic iWARP statistics events: " + e);
     }
 
     private StatisticsEvents() {
@@ -48,6 +68,9 @@ public final class StatisticsEvents {
     }
 
     private static void commit(ConnectionCounters counters, String state) {
+        if (!FlightRecorder.isInitialized()) {
+            return;  // no recording can be running (see ExtsockEvents)
+        }
         ConnectionStatisticsEvent event = new ConnectionStatisticsEvent();
         if (!event.shouldCommit()) {
             return;
