@@ -125,7 +125,12 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         }
         ExtsockEvents.connected(counters.peer(), counters.local(), agreement, maxFpduSize, duration);
         StatisticsEvents.opened(counters);
-        connection.start(outcome.readAhead());
+        try {
+            connection.start(outcome.readAhead());
+        } catch (IOException | RuntimeException e) {
+            StatisticsEvents.closed(counters);  // never started: it leaves the periodic set at once
+            throw e;
+        }
         return new Session(stream, verbs);
     }
 
