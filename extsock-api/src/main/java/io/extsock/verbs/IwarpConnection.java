@@ -66,7 +66,8 @@ public interface IwarpConnection {
      * connected or how it ended, the MPA revision and this side's role, CRC, markers (sent /
      * received), IRD and ORD, the largest FPDU sent, e.g. {@code IwarpConnection[peer=127.0.0.1:7000,
      * local=127.0.0.1:53412, state=CONNECTED, mpa=2, role=initiator, crc=on, markers=off/off, ird=16,
-     * ord=16, maxFpdu=65484]}; once ended, {@code state=CLOSED (why)}.
+     * ord=16, maxFpdu=65484]}; once it is ending {@code state=TERMINATING (why)}, and {@code
+     * state=CLOSED (why)} once its socket is closed.
      *
      * @return that description; never null
      */

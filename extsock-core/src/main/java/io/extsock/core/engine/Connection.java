@@ -581,6 +581,7 @@ final class Connection implements QueuePair.Driver {
                     + (failure != null ? failure : "closed") + (endedByPeerClose ? " (the peer closed TCP)" : ""));
         }
         StatisticsEvents.closed(queuePair.counters());
+        queuePair.counters().markClosed();
         endListener.connectionEnded(endedByPeerClose, failure);
         // A gather stuck behind backpressure will never go out: flush its requests. (A thread
         // writing right now finds the channel closed and does the same.)

@@ -129,6 +129,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
             connection.start(outcome.readAhead());
         } catch (IOException | RuntimeException e) {
             StatisticsEvents.closed(counters);  // never started: it leaves the periodic set at once
+            counters.markClosed();
             throw e;
         }
         return new Session(stream, verbs);

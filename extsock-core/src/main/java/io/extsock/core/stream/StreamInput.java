@@ -175,13 +175,13 @@ final class StreamInput implements WorkCompleter {
             posted = to;
             creditsToReturn += to - from;
         }
-        queuePair.counters().streamWindow(to * bufferSize);
         String peer = queuePair.counters().peer();
         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
             LOG.log(System.Logger.Level.DEBUG, "stream window for " + peer + " grown from " + from * bufferSize
                     + " to " + to * bufferSize + " bytes (" + to + " buffers): the peer's writer waited for credits");
         }
         ExtsockEvents.streamWindowGrown(peer, from * bufferSize, to * bufferSize);
+        queuePair.counters().streamWindow(to * bufferSize);  // after the event: who sees the size, sees it
         output.sendCreditsSoon();
     }
 

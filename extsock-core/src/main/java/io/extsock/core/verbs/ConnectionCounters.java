@@ -49,6 +49,7 @@ public final class ConnectionCounters {
     private final String peer;
     private final String local;
     private volatile int streamWindow;
+    private volatile boolean closed;
 
     /**
      * @param peer  the peer's address, as it should appear in events and logs
@@ -124,7 +125,16 @@ public final class ConnectionCounters {
         counts.lazySet(slot, counts.get(slot) + amount);  // single writer: see the class comment
     }
 
+    /** The connection closed (its socket too), and its last counts went to JFR. */
+    public void markClosed() {
+        closed = true;
+    }
+
     // ---- readers ------------------------------------------------------------------------
+
+    public boolean isClosed() {
+        return closed;
+    }
 
     public long messagesSent(MessageType type) {
         return counts.get(MESSAGES_SENT + type.ordinal());

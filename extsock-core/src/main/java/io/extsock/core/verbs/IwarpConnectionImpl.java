@@ -135,8 +135,10 @@ public final class IwarpConnectionImpl implements IwarpConnection {
     public String toString() {
         ConnectionCounters counters = queuePair.counters();
         String failure = queuePair.failure();
-        return "IwarpConnection[peer=" + counters.peer() + ", local=" + counters.local() + ", state="
-                + (failure == null ? "CONNECTED" : "CLOSED (" + failure + ")") + ", mpa=" + settings.mpaRevision()
+        String state = counters.isClosed() ? "CLOSED (" + failure + ")"
+                : failure != null ? "TERMINATING (" + failure + ")" : "CONNECTED";
+        return "IwarpConnection[peer=" + counters.peer() + ", local=" + counters.local() + ", state=" + state
+                + ", mpa=" + settings.mpaRevision()
                 + ", role=" + (settings.initiator() ? "initiator" : "responder") + ", crc=" + onOff(settings.crc())
                 + ", markers=" + onOff(settings.markersSent()) + "/" + onOff(settings.markersReceived())
                 + ", ird=" + settings.ird() + ", ord=" + settings.ord() + ", maxFpdu=" + settings.maxFpduSize() + "]";

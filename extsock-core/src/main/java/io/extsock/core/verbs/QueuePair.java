@@ -609,8 +609,8 @@ public final class QueuePair implements SegmentSink {
             return;
         }
         MessageType type = ConnectionCounters.typeOf(segmentOpcode);
-        if (type != null) {
-            counters.messageReceived(type);
+        if (type != null && type != MessageType.TERMINATE) {
+            counters.messageReceived(type);  // before the completion: who sees that, sees the count
         }
         switch (segmentOpcode) {
             case RDMA_WRITE:
@@ -625,6 +625,7 @@ public final class QueuePair implements SegmentSink {
                 return;
             case TERMINATE:
                 peerTerminated(header);
+                counters.messageReceived(MessageType.TERMINATE);  // after its event: who sees the count, sees it
                 return;
             default:
                 completeReceivedSend(header);

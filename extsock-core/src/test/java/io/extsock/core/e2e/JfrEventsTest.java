@@ -157,6 +157,8 @@ class JfrEventsTest {
                 client.post(new WriteRequest().gather(source.slice(0, 200)).target(beyond));
                 awaitTrue(() -> client.statistics().messagesReceived(MessageType.TERMINATE) == 1);
                 awaitTrue(() -> pair.serverVerbs().statistics().messagesSent(MessageType.TERMINATE) == 1);
+                awaitTrue(() -> client.toString().contains("state=CLOSED")
+                        && pair.serverVerbs().toString().contains("state=CLOSED"));
             }
             events = stop(recording);
         }
@@ -203,7 +205,7 @@ class JfrEventsTest {
                 InputStream in = pair.accepted.getInputStream();
                 assertEquals(size, in.readNBytes(size).length);
                 writer.get(30, TimeUnit.SECONDS);
-                assertTrue(server.statistics().streamWindow() > 4 * 64 * 1024);
+                awaitTrue(() -> server.statistics().streamWindow() > 4 * 64 * 1024);  // the growth, after its event
             }
             events = stop(recording);
         }
@@ -231,6 +233,8 @@ class JfrEventsTest {
         String clientAddress;
         String serverAddress;
         long clientBytesSent;
+        IwarpConnection client;
+        IwarpConnection server;
         List<RecordedEvent> events;
         try (Recording recording = new Recording(); Recording chunk = new Recording()) {
             recording.enable(ConnectionStatisticsEvent.class).with("period", "everyChunk");
@@ -240,8 +244,8 @@ class JfrEventsTest {
             try (IwarpPair pair = IwarpPair.openVerbs()) {
                 clientAddress = address(pair.client);
                 serverAddress = address(pair.accepted);
-                IwarpConnection client = pair.clientVerbs();
-                IwarpConnection server = pair.serverVerbs();
+                client = pair.clientVerbs();
+                server = pair.serverVerbs();
                 MemoryRegion target = server.register(ByteBuffer.allocateDirect(size), REMOTE_WRITE);
                 MemoryRegion inbox = server.register(ByteBuffer.allocateDirect(100), EnumSet.of(Access.LOCAL_WRITE));
                 MemoryRegion source = client.register(ByteBuffer.allocateDirect(size), Set.of());
@@ -256,37 +260,39 @@ class JfrEventsTest {
                 assertEquals(clientBytesSent, server.statistics().bytesReceived());
                 chunk.stop();  // ends the chunk: the periodic hook runs while both ends are connected
             }
+            // An end may close on an engine thread (it saw the other's close first): CLOSED comes after its event.
+            awaitTrue(() -> client.toString().contains("state=CLOSED") && server.toString().contains("state=CLOSED"));
             recording.stop();
             Path file = temp.resolve("statistics.jfr");
             recording.dump(file);
             events = RecordingFile.readAllEvents(file);
         }
         for (String state : List.of("CONNECTED", "CLOSED")) {
-            RecordedEvent client = last(events, e -> e.getString("local").equals(clientAddress)
+            RecordedEvent mine = last(events, e -> e.getString("local").equals(clientAddress)
                     && e.getString("state").equals(state));
-            assertEquals(serverAddress, client.getString("peer"));
-            assertEquals(clientBytesSent, client.getLong("bytesSent"));
+            assertEquals(serverAddress, mine.getString("peer"));
+            assertEquals(clientBytesSent, mine.getLong("bytesSent"));
             assertTrue(clientBytesSent > size + 100, "MPA framing counts too: " + clientBytesSent);
-            assertEquals(2, client.getLong("writesSent"), "the RTR (a zero-length Write) and ours");
-            assertEquals(size, client.getLong("writesPayloadSent"));
-            assertEquals(1, client.getLong("sendsSent"));
-            assertEquals(100, client.getLong("sendsPayloadSent"));
-            assertEquals(0, client.getLong("readRequestsSent"));
-            assertEquals(0, client.getLong("terminatesSent"));
-            assertEquals(0, client.getLong("bytesReceived"), "the responder sent nothing");
-            assertEquals(0, client.getLong("errors"));
-            assertEquals(0, client.getInt("streamWindow"), "no stream over this connection");
+            assertEquals(2, mine.getLong("writesSent"), "the RTR (a zero-length Write) and ours");
+            assertEquals(size, mine.getLong("writesPayloadSent"));
+            assertEquals(1, mine.getLong("sendsSent"));
+            assertEquals(100, mine.getLong("sendsPayloadSent"));
+            assertEquals(0, mine.getLong("readRequestsSent"));
+            assertEquals(0, mine.getLong("terminatesSent"));
+            assertEquals(0, mine.getLong("bytesReceived"), "the responder sent nothing");
+            assertEquals(0, mine.getLong("errors"));
+            assertEquals(0, mine.getInt("streamWindow"), "no stream over this connection");
 
-            RecordedEvent server = last(events, e -> e.getString("local").equals(serverAddress)
+            RecordedEvent theirs = last(events, e -> e.getString("local").equals(serverAddress)
                     && e.getString("state").equals(state));
-            assertEquals(clientAddress, server.getString("peer"));
-            assertEquals(clientBytesSent, server.getLong("bytesReceived"));
-            assertEquals(2, server.getLong("writesReceived"));
-            assertEquals(size, server.getLong("writesPayloadReceived"));
-            assertEquals(1, server.getLong("sendsReceived"));
-            assertEquals(100, server.getLong("sendsPayloadReceived"));
-            assertEquals(0, server.getLong("bytesSent"));
-            assertEquals(0, server.getLong("errors"));
+            assertEquals(clientAddress, theirs.getString("peer"));
+            assertEquals(clientBytesSent, theirs.getLong("bytesReceived"));
+            assertEquals(2, theirs.getLong("writesReceived"));
+            assertEquals(size, theirs.getLong("writesPayloadReceived"));
+            assertEquals(1, theirs.getLong("sendsReceived"));
+            assertEquals(100, theirs.getLong("sendsPayloadReceived"));
+            assertEquals(0, theirs.getLong("bytesSent"));
+            assertEquals(0, theirs.getLong("errors"));
         }
     }
 
