@@ -53,6 +53,20 @@ class JfrCliIT {
         assertEquals("responder", only(serverEvents, "io.extsock.IwarpConnected").getString("role"));
     }
 
+    /** A server runs until it is stopped (SIGTERM, as Ctrl-C): its recording is written then. */
+    @Test
+    void aStoppedServerWritesItsRecording() throws Exception {
+        Path file = temp.resolve("stopped.jfr");
+        try (Cli server = Cli.server("echo", "server", "--port", "0", "--iwarp", "--jfr", file.toString())) {
+            Cli client = Cli.run("echo", "client", "--port", "" + server.port(), "--iwarp", "--count", "10");
+            assertEquals(0, client.waitFor(), client.transcript());
+            server.terminate();
+            server.waitFor();
+        }
+        RecordedEvent connected = only(RecordingFile.readAllEvents(file), "io.extsock.IwarpConnected");
+        assertEquals("responder", connected.getString("role"));
+    }
+
     /** A plain echo server echoes the MPA Request: the switch fails, and the file says why. */
     @Test
     void aFailedRunIsRecordedToo() throws Exception {
