@@ -1,12 +1,12 @@
 package io.extsock.core.verbs;
 
 import io.extsock.core.ddp.DdpConstants;
-import io.extsock.core.events.ExtsockEvents;
 import io.extsock.core.ddp.DdpReceiveBookkeeping;
 import io.extsock.core.ddp.MessageSequenceNumbers;
 import io.extsock.core.ddp.TaggedBufferDescription;
 import io.extsock.core.ddp.TaggedBufferLookup;
 import io.extsock.core.ddp.UntaggedBufferLookup;
+import io.extsock.core.events.ExtsockEvents;
 import io.extsock.core.mpa.FpduDeframer;
 import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.GatherWrite;
