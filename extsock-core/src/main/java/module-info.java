@@ -2,6 +2,8 @@
 @SuppressWarnings("requires-automatic") // jnr-ffi ships no module-info, only an Automatic-Module-Name
 module io.extsock.core {
     requires io.extsock.api;
+    // Flight Recorder events (io.extsock.core.events)
+    requires jdk.jfr;
     // mlock/munlock/getrlimit for pinned memory regions (io.extsock.core.verbs.JnrNativeMemory),
     // optional: only registerPinned loads it. Present at run time only if the application adds it
     // (--add-modules org.jnrproject.ffi on the module path).
