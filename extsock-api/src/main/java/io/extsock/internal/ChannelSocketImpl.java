@@ -23,6 +23,7 @@ import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -60,6 +61,8 @@ public final class ChannelSocketImpl extends SocketImpl {
     /** The socket this implementation serves: a failed switch closes it, not just the channel. */
     private volatile java.net.Socket owner;
     private volatile int timeout;
+    /** A read returned end of stream: later reads return it too, even after close (as Socket's). */
+    private volatile boolean endOfStreamRead;
 
     /** iWARP options set before the switch; handed to the engine when it takes over. */
     private final Map<SocketOption<?>, Object> iwarpSettings =
@@ -603,7 +606,12 @@ public final class ChannelSocketImpl extends SocketImpl {
         return (Boolean) value;
     }
 
-    /** The socket's input stream: reads whatever transport currently carries the stream. */
+    /**
+     * The socket's input stream: reads whatever transport currently carries the stream, with
+     * the JDK's NioSocketImpl's checks in its order: bounds, an empty read (0, even when
+     * closed), end of stream already read (-1 for good, even after close: "legacy behavior"),
+     * then the socket's state.
+     */
     private final class TransportInputStream extends InputStream {
         @Override
         public int read() throws IOException {
@@ -614,7 +622,18 @@ public final class ChannelSocketImpl extends SocketImpl {
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
-            return connectedTransport().read(b, off, len, timeout);
+            Objects.checkFromIndexSize(off, len, b.length);
+            if (len == 0) {
+                return 0;
+            }
+            if (endOfStreamRead) {
+                return -1;
+            }
+            int n = connectedTransport().read(b, off, len, timeout);
+            if (n < 0) {
+                endOfStreamRead = true;
+            }
+            return n;
         }
 
         @Override
@@ -635,8 +654,13 @@ public final class ChannelSocketImpl extends SocketImpl {
             write(new byte[] {(byte) b}, 0, 1);
         }
 
+        /** As NioSocketImpl's: bounds, then nothing to do for an empty write (even when closed). */
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
+            Objects.checkFromIndexSize(off, len, b.length);
+            if (len == 0) {
+                return;
+            }
             connectedTransport().write(b, off, len);
         }
 

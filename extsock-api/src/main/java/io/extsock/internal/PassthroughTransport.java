@@ -5,6 +5,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.StandardSocketOptions;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NotYetConnectedException;
 import java.nio.channels.SocketChannel;
 import java.util.Objects;
@@ -101,6 +104,13 @@ final class PassthroughTransport implements SocketTransport {
             }
         } catch (NotYetConnectedException e) {
             throw SocketErrors.notConnected(e);
+        } catch (ClosedChannelException e) {
+            // The channel refuses a write after shutdownOutput itself; a Socket's write reaches
+            // TCP, which answers EPIPE.
+            if (channel.isOpen() && !(e instanceof AsynchronousCloseException)) {
+                throw SocketErrors.brokenPipe(e);
+            }
+            throw SocketErrors.asSocketError(e);
         } catch (IOException e) {
             throw SocketErrors.asSocketError(e);
         } finally {
@@ -130,8 +140,21 @@ final class PassthroughTransport implements SocketTransport {
         }
     }
 
+    /**
+     * Closes as the JDK's own Socket does (NioSocketImpl): unless SO_LINGER is 0, output is shut
+     * down first. A SocketChannel closes the descriptor directly, and Linux answers a close with
+     * unread input by a reset alone, so the peer would read "Connection reset" where a Socket's
+     * peer reads our FIN (sent before the reset) as end of stream.
+     */
     @Override
     public void close() throws IOException {
+        try {
+            if (channel.isConnected() && channel.getOption(StandardSocketOptions.SO_LINGER) != 0) {
+                channel.shutdownOutput();
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // as NioSocketImpl: the close goes on
+        }
         channel.close();
     }
 }
