@@ -3,6 +3,7 @@ package io.extsock.core.stream;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.QueuePairClosedException;
 import io.extsock.core.verbs.WorkCompleter;
+import io.extsock.internal.SocketErrors;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 import java.io.IOException;
@@ -53,6 +54,12 @@ final class StreamOutput implements WorkCompleter {
         Objects.checkFromIndexSize(off, len, b.length);
         writing.lock();
         try {
+            synchronized (this) {
+                if (finSent && len > 0 && !closed) {
+                    // As TCP after shutdown(SHUT_WR): EPIPE, the connection itself unharmed.
+                    throw SocketErrors.brokenPipe(null);
+                }
+            }
             while (len > 0) {
                 int chunk;
                 boolean more;
