@@ -5,6 +5,7 @@ import io.extsock.core.mpa.GatherWrite;
 import io.extsock.core.rdmap.MessageWriter;
 import io.extsock.core.verbs.QueuePair;
 import java.io.IOException;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
@@ -89,15 +90,18 @@ final class Connection implements QueuePair.Driver {
     private volatile boolean closing;
     private volatile boolean closed;
     private volatile boolean endedByPeerClose;
-    private volatile EndListener endListener = (peerClosed, reason) -> { };
+    /** The connection ended because the peer reset it (ECONNRESET): TCP's own end, not ours. */
+    private volatile boolean endedByReset;
+    private volatile EndListener endListener = (peerClosed, reset, reason) -> { };
 
     /** Hears how the connection ended, before its outstanding work is flushed. */
     interface EndListener {
         /**
          * @param peerClosed the peer closed TCP (an orderly end, as far as a stream goes)
+         * @param reset the peer reset TCP (what a Socket reports as "Connection reset")
          * @param reason why, in words
          */
-        void connectionEnded(boolean peerClosed, String reason);
+        void connectionEnded(boolean peerClosed, boolean reset, String reason);
     }
 
     Connection(SocketChannel channel, ProgressThread progress) {
@@ -136,6 +140,9 @@ final class Connection implements QueuePair.Driver {
             }
         }
         progress.execute(() -> {
+            if (closed) {
+                return;  // ended while starting: nothing to watch
+            }
             try {
                 key = channel.register(progress.selector(), SelectionKey.OP_READ, this);
             } catch (ClosedChannelException e) {
@@ -172,7 +179,7 @@ final class Connection implements QueuePair.Driver {
                 transmitWhilePossible();
             } catch (IOException e) {
                 abandonGather("sending failed: " + e.getMessage());
-                lost("sending failed: " + e.getMessage());
+                lost("sending failed: " + e.getMessage(), e);
             } catch (RuntimeException e) {
                 // A message that cannot be framed stays at the head of the send queue, and
                 // nothing after it goes out: the peer would wait forever. End it loudly instead.
@@ -238,7 +245,7 @@ final class Connection implements QueuePair.Driver {
         try {
             receiveWhilePossible();
         } catch (IOException e) {
-            lost("receiving failed: " + e.getMessage());
+            lost("receiving failed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             processingFailed(e);
         } finally {
@@ -365,7 +372,7 @@ final class Connection implements QueuePair.Driver {
             }
             receiveWhilePossible();
         } catch (IOException e) {
-            lost("receiving failed: " + e.getMessage());
+            lost("receiving failed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             processingFailed(e);
         }
@@ -514,7 +521,7 @@ final class Connection implements QueuePair.Driver {
         if (!closing) {
             endedByPeerClose = true;
             // Before the flush: a reader woken by it must already know this is end of stream.
-            endListener.connectionEnded(true, "the peer closed the connection");
+            endListener.connectionEnded(true, false, "the peer closed the connection");
             lost("the peer closed the connection");
         }
         closeNow();
@@ -546,10 +553,26 @@ final class Connection implements QueuePair.Driver {
         progress.schedule(TERMINATE_LINGER_MILLIS, this::closeNow);
     }
 
-    /** The application closed the socket: end at once. */
+    /**
+     * The application closed the socket: end at once, and close TCP as the JDK's Socket does
+     * (output shut down first unless SO_LINGER is 0, so that the peer reads our FIN even if
+     * bytes it sent are still unread here).
+     */
     void close() {
         queuePair.close();
         closeNow();
+        try {
+            if (channel.isConnected() && channel.getOption(StandardSocketOptions.SO_LINGER) != 0) {
+                channel.shutdownOutput();
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // closing anyway
+        }
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing: nothing left to tell
+        }
     }
 
     private void lost(String reason) {
@@ -557,18 +580,27 @@ final class Connection implements QueuePair.Driver {
         closeNow();
     }
 
+    private void lost(String reason, IOException cause) {
+        String message = cause.getMessage();
+        if (message != null && message.contains("Connection reset")) {
+            endedByReset = true;
+        }
+        lost(reason);
+    }
+
+    /**
+     * Ends the connection: nothing more is read or sent, waiters wake. The channel itself stays
+     * open until the application closes the socket, as a TCP socket whose peer went away does:
+     * its addresses and options can still be read.
+     */
     private void closeNow() {
         if (closed) {
             return;
         }
         closed = true;
         closing = true;
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // closing: nothing left to tell
-        }
-        endListener.connectionEnded(endedByPeerClose, queuePair.failure());
+        progress.execute(this::stopWatching);
+        endListener.connectionEnded(endedByPeerClose, endedByReset, queuePair.failure());
         // A gather stuck behind backpressure will never go out: flush its requests. (A thread
         // writing right now finds the channel closed and does the same.)
         if (transmitLock.tryLock()) {
@@ -579,7 +611,14 @@ final class Connection implements QueuePair.Driver {
             }
         }
         signalWaiters();
-        progress.execute(this::closeInlineSelector);
+    }
+
+    /** Progress thread: stop watching the ended connection (its channel may stay open). */
+    private void stopWatching() {
+        if (key != null) {
+            key.cancel();
+        }
+        closeInlineSelector();
     }
 
     /** The inline Selector's file descriptors go with the connection (on a thread not using it). */

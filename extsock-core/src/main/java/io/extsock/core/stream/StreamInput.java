@@ -56,6 +56,8 @@ final class StreamInput implements WorkCompleter {
     private boolean closed;
     /** The peer closed TCP without a stream FIN (its process ended): end of stream, as for TCP. */
     private volatile boolean peerClosed;
+    /** The peer reset TCP. */
+    private boolean peerReset;
 
     /**
      * @param receiveBuffers the buffers to start with (the peer was told this many)
@@ -206,6 +208,9 @@ final class StreamInput implements WorkCompleter {
                         endOfStreamRead = true;
                         return -1;
                     }
+                    if (peerReset) {
+                        throw new SocketException("Connection reset");  // as NioSocketImpl, every time
+                    }
                     if (failure != null) {
                         throw new SocketException(failure);
                     }
@@ -280,6 +285,11 @@ final class StreamInput implements WorkCompleter {
     /** The connection ended because the peer closed TCP. */
     synchronized void peerClosed() {
         peerClosed = true;
+    }
+
+    /** The connection ended because the peer reset TCP: what is here is read first, then "Connection reset". */
+    synchronized void peerReset() {
+        peerReset = true;
     }
 
     /** The socket closed (the connection's close wakes blocked readers). */

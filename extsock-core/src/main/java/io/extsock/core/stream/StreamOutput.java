@@ -37,6 +37,9 @@ final class StreamOutput implements WorkCompleter {
     private boolean finSent;
     private String failure;
     private boolean peerClosed;
+    private boolean peerReset;
+    /** A write came after the peer closed or reset TCP (the next one fails, as TCP's would). */
+    private boolean writeAfterPeerEnded;
     private boolean closed;
 
     StreamOutput(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize) {
@@ -59,6 +62,10 @@ final class StreamOutput implements WorkCompleter {
                     // As TCP after shutdown(SHUT_WR): EPIPE, the connection itself unharmed.
                     throw SocketErrors.brokenPipe(null);
                 }
+                if ((peerClosed || peerReset) && len > 0 && !closed) {
+                    writeAfterPeerEnded();
+                    return;
+                }
             }
             while (len > 0) {
                 int chunk;
@@ -70,7 +77,9 @@ final class StreamOutput implements WorkCompleter {
                     flags = StreamHeader.WAITED;  // the peer's window held us up: it may widen it
                 }
                 synchronized (this) {
-                    requireOpen();
+                    if (peerEnded()) {
+                        return;
+                    }
                     credits--;
                     dataSendsOutstanding++;
                     chunk = Math.min(len, maxPayload);
@@ -90,6 +99,12 @@ final class StreamOutput implements WorkCompleter {
                     throw new SocketException("Socket closed");
                 }
                 if (dataFailure != null) {
+                    if (peerReset || peerClosed) {
+                        // TCP took the bytes; the peer's end then decides, as for the first
+                        // write after it: accepted after an orderly close, reset otherwise.
+                        peerEnded();
+                        return;
+                    }
                     throw new SocketException(dataFailure);
                 }
             }
@@ -109,9 +124,9 @@ final class StreamOutput implements WorkCompleter {
             }
             queuePair.await(() -> canSend(1), 0, false);
             synchronized (this) {
-                if (peerClosed && !closed) {
-                    // As on TCP, where shutting down output after the peer's FIN still succeeds:
-                    // the peer is gone in order, so there is nobody left to tell.
+                if ((peerClosed || peerReset) && !closed) {
+                    // As on TCP, where shutting down output after the peer's FIN or reset still
+                    // succeeds: the peer is gone, so there is nobody left to tell.
                     finSent = true;
                     return;
                 }
@@ -188,9 +203,30 @@ final class StreamOutput implements WorkCompleter {
         }
     }
 
-    /** The connection ended; {@code peerClosed}: because the peer closed TCP in order. */
-    synchronized void ended(boolean peerClosed, String reason) {
+    /**
+     * A write once the peer closed or reset TCP, as a Socket's: after an orderly close the first
+     * write is accepted (TCP sends it; the peer's answer is a reset) and later ones fail with
+     * "Broken pipe"; after a reset the first fails with "Connection reset by peer", later ones
+     * with "Broken pipe". The bytes go nowhere: the peer's socket is gone.
+     */
+    private void writeAfterPeerEnded() throws SocketException {
+        boolean first = !writeAfterPeerEnded;
+        writeAfterPeerEnded = true;
+        if (!first) {
+            throw SocketErrors.brokenPipe(null);
+        }
+        if (peerReset) {
+            throw new SocketException("Connection reset by peer");
+        }
+    }
+
+    /**
+     * The connection ended; {@code peerClosed}: because the peer closed TCP in order;
+     * {@code reset}: because it reset TCP.
+     */
+    synchronized void ended(boolean peerClosed, boolean reset, String reason) {
         this.peerClosed = peerClosed;
+        this.peerReset = reset;
         if (failure == null) {
             failure = reason;
         }
@@ -215,6 +251,24 @@ final class StreamOutput implements WorkCompleter {
             }
             throw new SocketException(e.getMessage());
         }
+    }
+
+    /**
+     * Holding the monitor, before sending: whether the write is to end quietly (the peer closed
+     * TCP: see {@link #writeAfterPeerEnded}); throws where it is to fail.
+     */
+    private boolean peerEnded() throws SocketException {
+        if (closed) {
+            throw new SocketException("Socket closed");
+        }
+        if (peerClosed || peerReset) {
+            writeAfterPeerEnded();
+            return true;
+        }
+        if (failure != null) {
+            throw new SocketException(failure);
+        }
+        return false;
     }
 
     private void requireOpen() throws SocketException {
