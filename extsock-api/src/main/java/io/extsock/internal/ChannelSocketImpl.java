@@ -6,6 +6,7 @@ import io.extsock.spi.SocketTransport;
 import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,6 +19,7 @@ import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.channels.AlreadyBoundException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.util.Collections;
 import java.util.HashSet;
@@ -255,10 +257,24 @@ public final class ChannelSocketImpl extends SocketImpl {
             throw new SocketException("Urgent data not supported in IWARP_MODE");
         }
         boolean interrupted = InterruptShield.enter();
+        SocketChannel ch = openChannel();
         try {
-            openChannel().socket().sendUrgentData(data);
-        } catch (IOException e) {
+            ch.socket().sendUrgentData(data);
+        } catch (ClosedChannelException e) {
+            if (ch.isOpen()) {
+                // The channel refuses it after shutdownOutput; the JDK's reaches TCP: EPIPE.
+                IOException pipe = new IOException(SocketErrors.BROKEN_PIPE);
+                pipe.initCause(e);
+                throw pipe;
+            }
             throw SocketErrors.asSocketError(e);
+        } catch (SocketException | InterruptedIOException e) {
+            throw e;
+        } catch (IOException e) {
+            if ("Socket buffer full".equals(e.getMessage())) {
+                throw new SocketException("No buffer space available");  // NioSocketImpl's words
+            }
+            throw e;  // as NioSocketImpl, the system's error as an IOException ("Connection reset by peer")
         } finally {
             InterruptShield.exit(interrupted);
         }

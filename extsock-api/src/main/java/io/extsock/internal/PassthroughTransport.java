@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.StandardSocketOptions;
-import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NotYetConnectedException;
 import java.nio.channels.SocketChannel;
@@ -107,7 +106,7 @@ final class PassthroughTransport implements SocketTransport {
         } catch (ClosedChannelException e) {
             // The channel refuses a write after shutdownOutput itself; a Socket's write reaches
             // TCP, which answers EPIPE.
-            if (channel.isOpen() && !(e instanceof AsynchronousCloseException)) {
+            if (channel.isOpen()) {
                 throw SocketErrors.brokenPipe(e);
             }
             throw SocketErrors.asSocketError(e);

@@ -83,7 +83,7 @@ public abstract class StateMatrixContract {
         CLOSE_INPUT_STREAM, CLOSE_OUTPUT_STREAM,
         SHUTDOWN_INPUT, SHUTDOWN_OUTPUT,
         GET_INPUT_STREAM, GET_OUTPUT_STREAM,
-        TIMED_READ, STATE_GETTERS
+        TIMED_READ, STATE_GETTERS, SEND_URGENT_DATA
     }
 
     Iterable<Arguments> cells() {
@@ -360,6 +360,12 @@ public abstract class StateMatrixContract {
                 t.record("getKeepAlive", socket::getKeepAlive);
                 t.record("getChannel", socket::getChannel);
                 t.record("toString", () -> socket.toString().replaceAll("[0-9]{2,}", "N"));
+                break;
+            case SEND_URGENT_DATA:
+                t.record(name, () -> {
+                    socket.sendUrgentData('U');
+                    return "ok";
+                });
                 break;
             default:
                 throw new IllegalArgumentException(operation.toString());
