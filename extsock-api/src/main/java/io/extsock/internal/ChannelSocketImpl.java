@@ -59,7 +59,8 @@ public final class ChannelSocketImpl extends SocketImpl {
     private volatile boolean iwarpMode;
     /** An accepted connection of an IWARP_MODE server socket, to switch on its first use. */
     private volatile boolean switchPending;
-    private final Object switchLock = new Object();
+    /** A ReentrantLock, not a monitor: the switch does blocking I/O, and a virtual thread must not pin. */
+    private final java.util.concurrent.locks.ReentrantLock switchLock = new java.util.concurrent.locks.ReentrantLock();
     /** The socket this implementation serves: a failed switch closes it, not just the channel. */
     private volatile java.net.Socket owner;
     private volatile int timeout;
@@ -500,7 +501,8 @@ public final class ChannelSocketImpl extends SocketImpl {
      * the channel from then on; on failure it has closed it, and so the socket is closed.
      */
     private void switchToIwarpIfRequested(boolean initiator) throws IOException {
-        synchronized (switchLock) {
+        switchLock.lock();
+        try {
             if (iwarpMode || !Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE))) {
                 return;
             }
@@ -520,6 +522,8 @@ public final class ChannelSocketImpl extends SocketImpl {
                 closeOwner(e);
                 throw e;
             }
+        } finally {
+            switchLock.unlock();
         }
     }
 
@@ -600,6 +604,27 @@ public final class ChannelSocketImpl extends SocketImpl {
         return current;
     }
 
+    /**
+     * An I/O call ended by an interrupt closes the socket, not just its channel, as a Socket on a
+     * virtual thread does (java.net.Socket: "Closed by interrupt"): the channel closed itself
+     * (passthrough), or the engine's wait ended on a virtual thread's interrupt (IWARP_MODE).
+     */
+    private IOException closedByInterrupt(IOException e) {
+        boolean byInterrupt = SocketErrors.CLOSED_BY_INTERRUPT.equals(e.getMessage())
+                || e instanceof java.io.InterruptedIOException && !(e instanceof java.net.SocketTimeoutException)
+                        && Thread.currentThread().isInterrupted();
+        if (!byInterrupt) {
+            return e;
+        }
+        SocketException closed = e instanceof SocketException ? (SocketException) e
+                : new SocketException(SocketErrors.CLOSED_BY_INTERRUPT);
+        if (closed != e) {
+            closed.initCause(e);
+        }
+        closeOwner(closed);
+        return closed;
+    }
+
     private static Set<SocketOption<?>> channelOptions() {
         try (SocketChannel probe = SocketChannel.open()) {
             return probe.supportedOptions();
@@ -645,7 +670,12 @@ public final class ChannelSocketImpl extends SocketImpl {
             if (endOfStreamRead) {
                 return -1;
             }
-            int n = connectedTransport().read(b, off, len, timeout);
+            int n;
+            try {
+                n = connectedTransport().read(b, off, len, timeout);
+            } catch (IOException e) {
+                throw closedByInterrupt(e);
+            }
             if (n < 0) {
                 endOfStreamRead = true;
             }
@@ -677,7 +707,11 @@ public final class ChannelSocketImpl extends SocketImpl {
             if (len == 0) {
                 return;
             }
-            connectedTransport().write(b, off, len);
+            try {
+                connectedTransport().write(b, off, len);
+            } catch (IOException e) {
+                throw closedByInterrupt(e);
+            }
         }
 
         @Override

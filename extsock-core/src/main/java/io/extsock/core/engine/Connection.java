@@ -4,6 +4,7 @@ import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.GatherWrite;
 import io.extsock.core.rdmap.MessageWriter;
 import io.extsock.core.verbs.QueuePair;
+import io.extsock.internal.InterruptShield;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
@@ -12,6 +13,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
@@ -77,8 +79,16 @@ final class Connection implements QueuePair.Driver {
 
     /** Whether the progress thread reads this channel (OP_READ on); false while applications do. */
     private volatile boolean engineReads = true;
-    /** Application threads inside {@link #await}. */
+    /** Application threads inside {@link #await} that receive inline (platform threads). */
     private final AtomicInteger waiters = new AtomicInteger();
+    /**
+     * Virtual threads inside {@link #await}: they park (a virtual thread must not hold its
+     * carrier in a Selector of its own, and ten thousand connections must not need ten thousand
+     * Selectors) and leave the reading to the progress thread, which signals them.
+     */
+    private final AtomicInteger parkedWaiters = new AtomicInteger();
+    private final ReentrantLock parkLock = new ReentrantLock();
+    private final Condition parked = parkLock.newCondition();
     /** When the last waiter left, for the hand-back; only meaningful while no thread waits. */
     private volatile long lastWaiterLeft;
     /** The waiting thread's own Selector on this channel, made on first use; receive lock. */
@@ -281,6 +291,9 @@ final class Connection implements QueuePair.Driver {
         if (condition.getAsBoolean()) {
             return true;
         }
+        if (InterruptShield.currentIsVirtual()) {
+            return awaitParked(condition, timeoutNanos, interruptible);
+        }
         if (interruptible && Thread.currentThread().isInterrupted()) {
             return false;
         }
@@ -308,7 +321,7 @@ final class Connection implements QueuePair.Driver {
                     } finally {
                         receiveLock.unlock();
                     }
-                    if (waiters.get() > 1) {
+                    if (waiters.get() > 1 || parkedWaiters.get() > 0) {
                         signalWaiters();  // what we received may be what another waiter waits for
                     }
                 } else {
@@ -336,6 +349,53 @@ final class Connection implements QueuePair.Driver {
             if (waiters.decrementAndGet() == 0) {
                 lastWaiterLeft = System.nanoTime();
             }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * A virtual thread's wait: parks until signalled (the progress thread reads this connection
+     * meanwhile: parked waiters do not hold reading back from it), with java.util.concurrent
+     * locks only, so that the virtual thread never pins its carrier.
+     */
+    private boolean awaitParked(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
+        if (interruptible && Thread.currentThread().isInterrupted()) {
+            return false;
+        }
+        long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
+        boolean interrupted = false;
+        parkedWaiters.incrementAndGet();
+        parkLock.lock();
+        try {
+            while (true) {
+                if (condition.getAsBoolean()) {
+                    return true;
+                }
+                if (closed) {
+                    return condition.getAsBoolean();
+                }
+                try {
+                    if (deadline == 0) {
+                        parked.await();
+                    } else {
+                        long remaining = deadline - System.nanoTime();
+                        if (remaining <= 0) {
+                            return false;
+                        }
+                        parked.awaitNanos(remaining);
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    if (interruptible) {
+                        return condition.getAsBoolean();
+                    }
+                }
+            }
+        } finally {
+            parkLock.unlock();
+            parkedWaiters.decrementAndGet();
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -412,6 +472,14 @@ final class Connection implements QueuePair.Driver {
 
     /** Something a waiter may wait for happened on another thread: let it look again. */
     void signalWaiters() {
+        if (parkedWaiters.get() > 0) {
+            parkLock.lock();
+            try {
+                parked.signalAll();
+            } finally {
+                parkLock.unlock();
+            }
+        }
         if (waiters.get() == 0) {
             return;
         }

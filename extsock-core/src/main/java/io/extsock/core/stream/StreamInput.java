@@ -5,7 +5,9 @@ import io.extsock.core.verbs.QueuePairClosedException;
 import io.extsock.core.verbs.WorkCompleter;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
+import io.extsock.internal.InterruptShield;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -240,7 +242,13 @@ final class StreamInput implements WorkCompleter {
             if (deadline != 0 && remaining <= 0) {
                 throw new SocketTimeoutException("Read timed out");
             }
-            queuePair.await(this::readableOrEnded, remaining, false);  // then look again
+            // then look again; a virtual thread's wait ends on an interrupt, as a Socket's read on
+            // a virtual thread does (the socket then closes: ChannelSocketImpl)
+            boolean virtual = InterruptShield.currentIsVirtual();
+            if (!queuePair.await(this::readableOrEnded, remaining, virtual) && virtual
+                    && Thread.currentThread().isInterrupted()) {
+                throw new InterruptedIOException("interrupted while reading");
+            }
         }
     }
 

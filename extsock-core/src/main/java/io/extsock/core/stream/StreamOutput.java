@@ -3,10 +3,12 @@ package io.extsock.core.stream;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.QueuePairClosedException;
 import io.extsock.core.verbs.WorkCompleter;
+import io.extsock.internal.InterruptShield;
 import io.extsock.internal.SocketErrors;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -73,7 +75,7 @@ final class StreamOutput implements WorkCompleter {
                 int flags = 0;
                 if (!canSend(2)) {
                     queuePair.transmitPosted();  // what is posted goes out while we wait for credits
-                    queuePair.await(() -> canSend(2), 0, false);
+                    awaitInterruptibleOnVirtual(() -> canSend(2));
                     flags = StreamHeader.WAITED;  // the peer's window held us up: it may widen it
                 }
                 synchronized (this) {
@@ -93,7 +95,7 @@ final class StreamOutput implements WorkCompleter {
             // The array must not be used after we return: wait until TCP has every byte. Like a
             // TCP write, this one succeeded once its bytes went out, even if the connection ended
             // just after (a credit update behind them may then be flushed: not this write's loss).
-            queuePair.await(this::dataSentOrClosed, 0, false);
+            queuePair.await(this::dataSentOrClosed, 0, false);  // handed over already: a Socket would not block here
             synchronized (this) {
                 if (closed) {
                     throw new SocketException("Socket closed");
@@ -122,7 +124,7 @@ final class StreamOutput implements WorkCompleter {
                     return;
                 }
             }
-            queuePair.await(() -> canSend(1), 0, false);
+            awaitInterruptibleOnVirtual(() -> canSend(1));
             synchronized (this) {
                 if ((peerClosed || peerReset) && !closed) {
                     // As on TCP, where shutting down output after the peer's FIN or reset still
@@ -137,6 +139,17 @@ final class StreamOutput implements WorkCompleter {
             post(StreamHeader.FIN, 0, null, true);
         } finally {
             writing.unlock();
+        }
+    }
+
+    /**
+     * Waits for the condition; on a virtual thread an interrupt ends the wait with an
+     * InterruptedIOException, as a Socket's write on a virtual thread (the socket then closes).
+     */
+    private void awaitInterruptibleOnVirtual(java.util.function.BooleanSupplier condition) throws IOException {
+        boolean virtual = InterruptShield.currentIsVirtual();
+        if (!queuePair.await(condition, 0, virtual) && virtual && Thread.currentThread().isInterrupted()) {
+            throw new InterruptedIOException("interrupted while writing");
         }
     }
 
