@@ -47,11 +47,17 @@ import org.junit.jupiter.params.provider.MethodSource;
 @EnabledForJreRange(min = JRE.JAVA_21)
 public abstract class VirtualThreadContract {
 
-    /** Connections in the many-connections test; {@code -Dextsock.vt.connections} changes it. */
-    static final int CONNECTIONS = Integer.getInteger("extsock.vt.connections", 10_000);
-
     /** The kinds under test. */
     protected abstract List<SocketKind> kinds();
+
+    /**
+     * Connections in the many-connections test: 10,000 ({@code -Dextsock.vt.connections} sets
+     * another number). A kind whose connections are costly may run fewer by default and the
+     * 10,000 only in long runs ({@code -Dextsock.long=true}); it says why.
+     */
+    protected int connections() {
+        return Integer.getInteger("extsock.vt.connections", 10_000);
+    }
 
     /** How {@link VirtualThreadPeer} serves this kind: {@code passthrough} or {@code iwarp}. */
     protected abstract String peerMode(SocketKind kind);
@@ -171,13 +177,13 @@ public abstract class VirtualThreadContract {
     // ---- many connections -----------------------------------------------------------------
 
     /**
-     * {@link #CONNECTIONS} virtual threads, each blocked in read() on its own connection (the
+     * {@link #connections()} virtual threads (10,000), each blocked in read() on its own connection (the
      * far ends in a {@link VirtualThreadPeer} process), then all served: each reads its own line.
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
     void tenThousandVirtualThreadsBlockedInReadAreAllServed(SocketKind kind) throws Exception {
-        int count = CONNECTIONS;
+        int count = connections();
         long limit = openFileLimit();
         assertTrue(limit < 0 || limit >= count + 1_000, "this JVM may open " + limit + " files; "
                 + count + " connections need " + (count + 1_000) + ": raise the hard limit (ulimit -Hn)");
@@ -191,6 +197,7 @@ public abstract class VirtualThreadContract {
             String listening = expectLine(peerOut, "LISTENING ");
             InetSocketAddress address = new InetSocketAddress(SocketContract.LOOPBACK,
                     Integer.parseInt(listening.substring("LISTENING ".length())));
+            long started = System.nanoTime();
             Semaphore connecting = new Semaphore(64);  // a connect storm would overflow the listen queue
             CountDownLatch reading = new CountDownLatch(count);
             List<Future<String>> results = new ArrayList<>(count);
@@ -220,8 +227,10 @@ public abstract class VirtualThreadContract {
             }
             assertTrue(reading.await(240, TimeUnit.SECONDS), "not every connection got to its read");
             String accepted = expectLine(peerOut, "ACCEPTED ");
+            long connected = System.nanoTime();
             System.out.println(kind.name() + ": " + count + " connections, far end " + accepted
-                    + "; this end " + VirtualThreads.memory());
+                    + "; this end " + VirtualThreads.memory() + "; connected and reading after "
+                    + TimeUnit.NANOSECONDS.toMillis(connected - started) + " ms");
             for (Future<String> result : results) {
                 assertFalse(result.isDone(), "a read returned before the peer served it: " + (result.isDone()
                         ? result.get() : ""));
@@ -239,6 +248,8 @@ public abstract class VirtualThreadContract {
                 }
             }
             assertEquals(count, ok, "connections served right; the first wrong ones: " + wrong);
+            System.out.println(kind.name() + ": all served in "
+                    + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - connected) + " ms");
             expectLine(peerOut, "SERVED");
             assertEquals(List.of(), pinned.stopAndReadPinned(), "virtual threads pinned their carriers");
         } finally {
