@@ -40,11 +40,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * jdk.VirtualThreadPinned event (threshold 0) meanwhile: there must be none.
  *
  * <p>On JDK 17 there are no virtual threads, and these tests do not run there
- * ({@code @EnabledForJreRange(min = JAVA_21)}); CI runs them on JDK 25.
+ * ({@code @EnabledForJreRange(min = JAVA_21)} on each test: JUnit does not inherit it from a
+ * superclass); CI runs them on JDK 25.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
-@EnabledForJreRange(min = JRE.JAVA_21)
 public abstract class VirtualThreadContract {
 
     /** The kinds under test. */
@@ -97,6 +97,7 @@ public abstract class VirtualThreadContract {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
+    @EnabledForJreRange(min = JRE.JAVA_21)
     void anInterruptEndsAVirtualThreadsBlockedRead(SocketKind kind) throws Exception {
         warmUp(SocketContract.PLAIN);
         warmUp(kind);
@@ -182,6 +183,7 @@ public abstract class VirtualThreadContract {
      */
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
+    @EnabledForJreRange(min = JRE.JAVA_21)
     void tenThousandVirtualThreadsBlockedInReadAreAllServed(SocketKind kind) throws Exception {
         int count = connections();
         long limit = openFileLimit();
