@@ -6,6 +6,7 @@ import io.extsock.spi.SocketTransport;
 import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -18,11 +19,13 @@ import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.channels.AlreadyBoundException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -56,10 +59,13 @@ public final class ChannelSocketImpl extends SocketImpl {
     private volatile boolean iwarpMode;
     /** An accepted connection of an IWARP_MODE server socket, to switch on its first use. */
     private volatile boolean switchPending;
-    private final Object switchLock = new Object();
+    /** A ReentrantLock, not a monitor: the switch does blocking I/O, and a virtual thread must not pin. */
+    private final java.util.concurrent.locks.ReentrantLock switchLock = new java.util.concurrent.locks.ReentrantLock();
     /** The socket this implementation serves: a failed switch closes it, not just the channel. */
     private volatile java.net.Socket owner;
     private volatile int timeout;
+    /** A read returned end of stream: later reads return it too, even after close (as Socket's). */
+    private volatile boolean endOfStreamRead;
 
     /** iWARP options set before the switch; handed to the engine when it takes over. */
     private final Map<SocketOption<?>, Object> iwarpSettings =
@@ -252,10 +258,24 @@ public final class ChannelSocketImpl extends SocketImpl {
             throw new SocketException("Urgent data not supported in IWARP_MODE");
         }
         boolean interrupted = InterruptShield.enter();
+        SocketChannel ch = openChannel();
         try {
-            openChannel().socket().sendUrgentData(data);
-        } catch (IOException e) {
+            ch.socket().sendUrgentData(data);
+        } catch (ClosedChannelException e) {
+            if (ch.isOpen()) {
+                // The channel refuses it after shutdownOutput; the JDK's reaches TCP: EPIPE.
+                IOException pipe = new IOException(SocketErrors.BROKEN_PIPE);
+                pipe.initCause(e);
+                throw pipe;
+            }
             throw SocketErrors.asSocketError(e);
+        } catch (SocketException | InterruptedIOException e) {
+            throw e;
+        } catch (IOException e) {
+            if ("Socket buffer full".equals(e.getMessage())) {
+                throw new SocketException("No buffer space available");  // NioSocketImpl's words
+            }
+            throw e;  // as NioSocketImpl, the system's error as an IOException ("Connection reset by peer")
         } finally {
             InterruptShield.exit(interrupted);
         }
@@ -481,7 +501,8 @@ public final class ChannelSocketImpl extends SocketImpl {
      * the channel from then on; on failure it has closed it, and so the socket is closed.
      */
     private void switchToIwarpIfRequested(boolean initiator) throws IOException {
-        synchronized (switchLock) {
+        switchLock.lock();
+        try {
             if (iwarpMode || !Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE))) {
                 return;
             }
@@ -501,6 +522,8 @@ public final class ChannelSocketImpl extends SocketImpl {
                 closeOwner(e);
                 throw e;
             }
+        } finally {
+            switchLock.unlock();
         }
     }
 
@@ -581,6 +604,27 @@ public final class ChannelSocketImpl extends SocketImpl {
         return current;
     }
 
+    /**
+     * An I/O call ended by an interrupt closes the socket, not just its channel, as a Socket on a
+     * virtual thread does (java.net.Socket: "Closed by interrupt"): the channel closed itself
+     * (passthrough), or the engine's wait ended on a virtual thread's interrupt (IWARP_MODE).
+     */
+    private IOException closedByInterrupt(IOException e) {
+        boolean byInterrupt = SocketErrors.CLOSED_BY_INTERRUPT.equals(e.getMessage())
+                || e instanceof java.io.InterruptedIOException && !(e instanceof java.net.SocketTimeoutException)
+                        && Thread.currentThread().isInterrupted();
+        if (!byInterrupt) {
+            return e;
+        }
+        SocketException closed = e instanceof SocketException ? (SocketException) e
+                : new SocketException(SocketErrors.CLOSED_BY_INTERRUPT);
+        if (closed != e) {
+            closed.initCause(e);
+        }
+        closeOwner(closed);
+        return closed;
+    }
+
     private static Set<SocketOption<?>> channelOptions() {
         try (SocketChannel probe = SocketChannel.open()) {
             return probe.supportedOptions();
@@ -603,7 +647,12 @@ public final class ChannelSocketImpl extends SocketImpl {
         return (Boolean) value;
     }
 
-    /** The socket's input stream: reads whatever transport currently carries the stream. */
+    /**
+     * The socket's input stream: reads whatever transport currently carries the stream, with
+     * the JDK's NioSocketImpl's checks in its order: bounds, an empty read (0, even when
+     * closed), end of stream already read (-1 for good, even after close: "legacy behavior"),
+     * then the socket's state.
+     */
     private final class TransportInputStream extends InputStream {
         @Override
         public int read() throws IOException {
@@ -614,7 +663,23 @@ public final class ChannelSocketImpl extends SocketImpl {
 
         @Override
         public int read(byte[] b, int off, int len) throws IOException {
-            return connectedTransport().read(b, off, len, timeout);
+            Objects.checkFromIndexSize(off, len, b.length);
+            if (len == 0) {
+                return 0;
+            }
+            if (endOfStreamRead) {
+                return -1;
+            }
+            int n;
+            try {
+                n = connectedTransport().read(b, off, len, timeout);
+            } catch (IOException e) {
+                throw closedByInterrupt(e);
+            }
+            if (n < 0) {
+                endOfStreamRead = true;
+            }
+            return n;
         }
 
         @Override
@@ -635,9 +700,18 @@ public final class ChannelSocketImpl extends SocketImpl {
             write(new byte[] {(byte) b}, 0, 1);
         }
 
+        /** As NioSocketImpl's: bounds, then nothing to do for an empty write (even when closed). */
         @Override
         public void write(byte[] b, int off, int len) throws IOException {
-            connectedTransport().write(b, off, len);
+            Objects.checkFromIndexSize(off, len, b.length);
+            if (len == 0) {
+                return;
+            }
+            try {
+                connectedTransport().write(b, off, len);
+            } catch (IOException e) {
+                throw closedByInterrupt(e);
+            }
         }
 
         @Override

@@ -36,7 +36,13 @@ public final class InterruptShield {
         }
     }
 
-    private static boolean isVirtual(Thread thread) {
+    /** Whether the calling thread is a virtual thread (never on JDK 17). */
+    public static boolean currentIsVirtual() {
+        return isVirtual(Thread.currentThread());
+    }
+
+    /** Whether the thread is a virtual thread (never on JDK 17). */
+    public static boolean isVirtual(Thread thread) {
         if (IS_VIRTUAL == null) {
             return false;
         }

@@ -5,6 +5,10 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.NotYetConnectedException;
 import java.nio.channels.SocketChannel;
 import java.util.Objects;
@@ -61,6 +65,9 @@ final class PassthroughTransport implements SocketTransport {
             adaptor.setSoTimeout(timeoutMillis);
             adaptorTimeout = timeoutMillis;
         }
+        if (pendingInterruptOnVirtualThread()) {
+            return readWithPendingInterrupt(b, off, len);
+        }
         boolean interrupted = InterruptShield.enter();
         try {
             int n = in.read(b, off, Math.min(len, MAX_IO_SIZE));
@@ -74,6 +81,72 @@ final class PassthroughTransport implements SocketTransport {
             throw SocketErrors.asSocketError(e);
         } finally {
             InterruptShield.exit(interrupted);
+        }
+    }
+
+    private static boolean pendingInterruptOnVirtualThread() {
+        return Thread.currentThread().isInterrupted() && InterruptShield.currentIsVirtual();
+    }
+
+    /**
+     * A virtual thread whose interrupt is already set: a Socket reads what is there (or the end
+     * of stream) and only where it would block does the interrupt close it. A channel would close
+     * at once, so the read is tried without blocking, the interrupt held back meanwhile.
+     */
+    private int readWithPendingInterrupt(byte[] b, int off, int len) throws IOException {
+        int n;
+        Thread.interrupted();
+        try {
+            channel.configureBlocking(false);
+            try {
+                n = channel.read(ByteBuffer.wrap(b, off, Math.min(len, MAX_IO_SIZE)));
+            } finally {
+                channel.configureBlocking(true);
+            }
+        } catch (NotYetConnectedException e) {
+            throw SocketErrors.notConnected(e);
+        } catch (IOException e) {
+            throw SocketErrors.asSocketError(e);
+        } finally {
+            Thread.currentThread().interrupt();
+        }
+        if (n == 0) {
+            throw new SocketException(SocketErrors.CLOSED_BY_INTERRUPT);  // it would block: the socket closes
+        }
+        if (n < 0) {
+            endOfStream = true;
+        }
+        return n;
+    }
+
+    /** As {@link #readWithPendingInterrupt}: a write that would block closes the socket. */
+    private void writeWithPendingInterrupt(byte[] b, int off, int len) throws IOException {
+        boolean wouldBlock = false;
+        Thread.interrupted();
+        try {
+            channel.configureBlocking(false);
+            try {
+                ByteBuffer source = ByteBuffer.wrap(b, off, len);
+                while (source.hasRemaining() && !wouldBlock) {
+                    wouldBlock = channel.write(source) == 0;
+                }
+            } finally {
+                channel.configureBlocking(true);
+            }
+        } catch (NotYetConnectedException e) {
+            throw SocketErrors.notConnected(e);
+        } catch (ClosedChannelException e) {
+            if (channel.isOpen()) {
+                throw SocketErrors.brokenPipe(e);
+            }
+            throw SocketErrors.asSocketError(e);
+        } catch (IOException e) {
+            throw SocketErrors.asSocketError(e);
+        } finally {
+            Thread.currentThread().interrupt();
+        }
+        if (wouldBlock) {
+            throw new SocketException(SocketErrors.CLOSED_BY_INTERRUPT);
         }
     }
 
@@ -91,6 +164,10 @@ final class PassthroughTransport implements SocketTransport {
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
+        if (pendingInterruptOnVirtualThread()) {
+            writeWithPendingInterrupt(b, off, len);
+            return;
+        }
         boolean interrupted = InterruptShield.enter();
         try {
             int end = off + len;
@@ -101,6 +178,13 @@ final class PassthroughTransport implements SocketTransport {
             }
         } catch (NotYetConnectedException e) {
             throw SocketErrors.notConnected(e);
+        } catch (ClosedChannelException e) {
+            // The channel refuses a write after shutdownOutput itself; a Socket's write reaches
+            // TCP, which answers EPIPE.
+            if (channel.isOpen()) {
+                throw SocketErrors.brokenPipe(e);
+            }
+            throw SocketErrors.asSocketError(e);
         } catch (IOException e) {
             throw SocketErrors.asSocketError(e);
         } finally {
@@ -130,8 +214,21 @@ final class PassthroughTransport implements SocketTransport {
         }
     }
 
+    /**
+     * Closes as the JDK's own Socket does (NioSocketImpl): unless SO_LINGER is 0, output is shut
+     * down first. A SocketChannel closes the descriptor directly, and Linux answers a close with
+     * unread input by a reset alone, so the peer would read "Connection reset" where a Socket's
+     * peer reads our FIN (sent before the reset) as end of stream.
+     */
     @Override
     public void close() throws IOException {
+        try {
+            if (channel.isConnected() && channel.getOption(StandardSocketOptions.SO_LINGER) != 0) {
+                channel.shutdownOutput();
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // as NioSocketImpl: the close goes on
+        }
         channel.close();
     }
 }

@@ -19,6 +19,7 @@ public final class SocketErrors {
     public static final String SOCKET_CLOSED = "Socket closed";
     public static final String NOT_CONNECTED = "Not connected";
     public static final String CLOSED_BY_INTERRUPT = "Closed by interrupt";
+    public static final String BROKEN_PIPE = "Broken pipe";
 
     private SocketErrors() {
     }
@@ -59,6 +60,18 @@ public final class SocketErrors {
         }
         SocketException se = new SocketException(e.getMessage());
         se.initCause(e);
+        return se;
+    }
+
+    /**
+     * The exception a Socket's write throws after {@code shutdownOutput}: TCP's EPIPE, with the
+     * message the JDK takes from the system ("Broken pipe" on Linux and macOS).
+     */
+    public static SocketException brokenPipe(Throwable cause) {
+        SocketException se = new SocketException(BROKEN_PIPE);
+        if (cause != null) {
+            se.initCause(cause);
+        }
         return se;
     }
 

@@ -423,6 +423,114 @@ public abstract class SocketContract {
         });
     }
 
+    /**
+     * A stream obtained before {@code shutdownOutput} fails to write afterwards (TCP's EPIPE: the
+     * JDK's "Broken pipe"), while the peer is still open; writing nothing and flushing still
+     * succeed, and the peer reads what came before and then end of stream.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void writeAfterShutdownOutputFailsWhileThePeerIsOpen(SocketKind kind) throws Exception {
+        assertSameAsPlain(kind, (k, t) -> {
+            try (SocketPair pair = SocketPair.open(k)) {
+                OutputStream out = pair.client.getOutputStream();
+                out.write("before".getBytes());
+                pair.client.shutdownOutput();
+                Object outcome = t.record("write(int) after shutdownOutput", () -> {
+                    out.write(1);
+                    return "ok";
+                });
+                assertInstanceOf(SocketException.class, outcome);
+                t.record("write(byte[]) after shutdownOutput", () -> {
+                    out.write(new byte[3]);
+                    return "ok";
+                });
+                t.record("write(byte[], off, len) after shutdownOutput", () -> {
+                    out.write(new byte[8], 2, 5);
+                    return "ok";
+                });
+                t.record("write of nothing after shutdownOutput", () -> {
+                    out.write(new byte[0]);
+                    return "ok";
+                });
+                t.record("flush after shutdownOutput", () -> {
+                    out.flush();
+                    return "ok";
+                });
+                t.record("closed", pair.client::isClosed);
+                t.record("peer reads what came before, then the end",
+                        () -> new String(pair.accepted.getInputStream().readAllBytes()));
+                pair.accepted.getOutputStream().write(9);
+                t.record("the peer can still write to us", () -> pair.client.getInputStream().read());
+            }
+        });
+    }
+
+    /**
+     * Once a read returned end of stream, reads on that stream keep returning -1, even after
+     * the socket is closed (the JDK's NioSocketImpl: "emulate legacy behavior"); other calls see
+     * the closed socket.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void endOfStreamStaysAfterClose(SocketKind kind) throws Exception {
+        assertSameAsPlain(kind, (k, t) -> {
+            try (SocketPair pair = SocketPair.open(k)) {
+                InputStream in = pair.client.getInputStream();
+                pair.accepted.close();
+                t.record("read at the end", in::read);
+                pair.client.close();
+                t.record("read() after close", in::read);
+                t.record("read(byte[]) after close", () -> in.read(new byte[4]));
+                t.record("read(byte[], off, len) after close", () -> in.read(new byte[4], 1, 2));
+                t.record("read of nothing after close", () -> in.read(new byte[4], 0, 0));
+                t.record("readNBytes after close", () -> in.readNBytes(3).length);
+                t.record("skip after close", () -> in.skip(3));
+                t.record("available after close", in::available);
+            }
+            try (SocketPair pair = SocketPair.open(k)) {
+                InputStream in = pair.client.getInputStream();
+                pair.client.shutdownInput();
+                t.record("read after shutdownInput", in::read);
+                pair.client.close();
+                t.record("read after shutdownInput and close", in::read);
+            }
+            try (SocketPair pair = SocketPair.open(k)) {
+                InputStream in = pair.client.getInputStream();
+                pair.client.close();
+                t.record("read after close without end of stream", in::read);
+            }
+        });
+    }
+
+    /**
+     * A peer that closes with bytes of ours still unread ends our stream in order, as with
+     * java.net: the JDK shuts its output down before closing (unless SO_LINGER is 0), so the
+     * FIN goes out before the reset that unread data causes, and a read sees end of stream.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void aPeerClosingWithUnreadInputEndsOurStreamInOrder(SocketKind kind) throws Exception {
+        assertSameAsPlain(kind, (k, t) -> {
+            try (SocketPair pair = SocketPair.open(k)) {
+                pair.client.getOutputStream().write(new byte[36]);
+                t.record("peer reads 20 of 36", () -> pair.accepted.getInputStream().readNBytes(20).length);
+                pair.accepted.close();
+                t.record("client read after the peer closed", () -> pair.client.getInputStream().read());
+                t.record("client read again", () -> pair.client.getInputStream().read());
+            }
+            try (SocketPair pair = SocketPair.open(k)) {
+                pair.client.getOutputStream().write(new byte[36]);
+                pair.accepted.getOutputStream().write("last".getBytes());
+                t.record("peer reads 20 of 36", () -> pair.accepted.getInputStream().readNBytes(20).length);
+                pair.accepted.close();
+                t.record("client reads the peer's last bytes",
+                        () -> new String(pair.client.getInputStream().readNBytes(4)));
+                t.record("then the end", () -> pair.client.getInputStream().read());
+            }
+        });
+    }
+
     /** Shutting down output after the peer closed in order still succeeds; then the peer's end is read. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")

@@ -5,13 +5,16 @@ import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.GatherWrite;
 import io.extsock.core.rdmap.MessageWriter;
 import io.extsock.core.verbs.QueuePair;
+import io.extsock.internal.InterruptShield;
 import java.io.IOException;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
@@ -79,8 +82,16 @@ final class Connection implements QueuePair.Driver {
 
     /** Whether the progress thread reads this channel (OP_READ on); false while applications do. */
     private volatile boolean engineReads = true;
-    /** Application threads inside {@link #await}. */
+    /** Application threads inside {@link #await} that receive inline (platform threads). */
     private final AtomicInteger waiters = new AtomicInteger();
+    /**
+     * Virtual threads inside {@link #await}: they park (a virtual thread must not hold its
+     * carrier in a Selector of its own, and ten thousand connections must not need ten thousand
+     * Selectors) and leave the reading to the progress thread, which signals them.
+     */
+    private final AtomicInteger parkedWaiters = new AtomicInteger();
+    private final ReentrantLock parkLock = new ReentrantLock();
+    private final Condition parked = parkLock.newCondition();
     /** When the last waiter left, for the hand-back; only meaningful while no thread waits. */
     private volatile long lastWaiterLeft;
     /** The waiting thread's own Selector on this channel, made on first use; receive lock. */
@@ -92,15 +103,18 @@ final class Connection implements QueuePair.Driver {
     private volatile boolean closing;
     private volatile boolean closed;
     private volatile boolean endedByPeerClose;
-    private volatile EndListener endListener = (peerClosed, reason) -> { };
+    /** The connection ended because the peer reset it (ECONNRESET): TCP's own end, not ours. */
+    private volatile boolean endedByReset;
+    private volatile EndListener endListener = (peerClosed, reset, reason) -> { };
 
     /** Hears how the connection ended, before its outstanding work is flushed. */
     interface EndListener {
         /**
          * @param peerClosed the peer closed TCP (an orderly end, as far as a stream goes)
+         * @param reset the peer reset TCP (what a Socket reports as "Connection reset")
          * @param reason why, in words
          */
-        void connectionEnded(boolean peerClosed, String reason);
+        void connectionEnded(boolean peerClosed, boolean reset, String reason);
     }
 
     Connection(SocketChannel channel, ProgressThread progress) {
@@ -140,6 +154,9 @@ final class Connection implements QueuePair.Driver {
             }
         }
         progress.execute(() -> {
+            if (closed) {
+                return;  // ended while starting: nothing to watch
+            }
             try {
                 key = channel.register(progress.selector(), SelectionKey.OP_READ, this);
             } catch (ClosedChannelException e) {
@@ -176,7 +193,7 @@ final class Connection implements QueuePair.Driver {
                 transmitWhilePossible();
             } catch (IOException e) {
                 abandonGather("sending failed: " + e.getMessage());
-                lost("sending failed: " + e.getMessage());
+                lost("sending failed: " + e.getMessage(), e);
             } catch (RuntimeException e) {
                 // A message that cannot be framed stays at the head of the send queue, and
                 // nothing after it goes out: the peer would wait forever. End it loudly instead.
@@ -244,7 +261,7 @@ final class Connection implements QueuePair.Driver {
         try {
             receiveWhilePossible();
         } catch (IOException e) {
-            lost("receiving failed: " + e.getMessage());
+            lost("receiving failed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             processingFailed(e);
         } finally {
@@ -280,6 +297,9 @@ final class Connection implements QueuePair.Driver {
         if (condition.getAsBoolean()) {
             return true;
         }
+        if (InterruptShield.currentIsVirtual()) {
+            return awaitParked(condition, timeoutNanos, interruptible);
+        }
         if (interruptible && Thread.currentThread().isInterrupted()) {
             return false;
         }
@@ -307,7 +327,7 @@ final class Connection implements QueuePair.Driver {
                     } finally {
                         receiveLock.unlock();
                     }
-                    if (waiters.get() > 1) {
+                    if (waiters.get() > 1 || parkedWaiters.get() > 0) {
                         signalWaiters();  // what we received may be what another waiter waits for
                     }
                 } else {
@@ -335,6 +355,53 @@ final class Connection implements QueuePair.Driver {
             if (waiters.decrementAndGet() == 0) {
                 lastWaiterLeft = System.nanoTime();
             }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /**
+     * A virtual thread's wait: parks until signalled (the progress thread reads this connection
+     * meanwhile: parked waiters do not hold reading back from it), with java.util.concurrent
+     * locks only, so that the virtual thread never pins its carrier.
+     */
+    private boolean awaitParked(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
+        if (interruptible && Thread.currentThread().isInterrupted()) {
+            return false;
+        }
+        long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
+        boolean interrupted = false;
+        parkedWaiters.incrementAndGet();
+        parkLock.lock();
+        try {
+            while (true) {
+                if (condition.getAsBoolean()) {
+                    return true;
+                }
+                if (closed) {
+                    return condition.getAsBoolean();
+                }
+                try {
+                    if (deadline == 0) {
+                        parked.await();
+                    } else {
+                        long remaining = deadline - System.nanoTime();
+                        if (remaining <= 0) {
+                            return false;
+                        }
+                        parked.awaitNanos(remaining);
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    if (interruptible) {
+                        return condition.getAsBoolean();
+                    }
+                }
+            }
+        } finally {
+            parkLock.unlock();
+            parkedWaiters.decrementAndGet();
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -371,7 +438,7 @@ final class Connection implements QueuePair.Driver {
             }
             receiveWhilePossible();
         } catch (IOException e) {
-            lost("receiving failed: " + e.getMessage());
+            lost("receiving failed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             processingFailed(e);
         }
@@ -411,6 +478,14 @@ final class Connection implements QueuePair.Driver {
 
     /** Something a waiter may wait for happened on another thread: let it look again. */
     void signalWaiters() {
+        if (parkedWaiters.get() > 0) {
+            parkLock.lock();
+            try {
+                parked.signalAll();
+            } finally {
+                parkLock.unlock();
+            }
+        }
         if (waiters.get() == 0) {
             return;
         }
@@ -521,7 +596,7 @@ final class Connection implements QueuePair.Driver {
         if (!closing) {
             endedByPeerClose = true;
             // Before the flush: a reader woken by it must already know this is end of stream.
-            endListener.connectionEnded(true, "the peer closed the connection");
+            endListener.connectionEnded(true, false, "the peer closed the connection");
             lost("the peer closed the connection");
         }
         closeNow();
@@ -553,10 +628,26 @@ final class Connection implements QueuePair.Driver {
         progress.schedule(TERMINATE_LINGER_MILLIS, this::closeNow);
     }
 
-    /** The application closed the socket: end at once. */
+    /**
+     * The application closed the socket: end at once, and close TCP as the JDK's Socket does
+     * (output shut down first unless SO_LINGER is 0, so that the peer reads our FIN even if
+     * bytes it sent are still unread here).
+     */
     void close() {
         queuePair.close();
         closeNow();
+        try {
+            if (channel.isConnected() && channel.getOption(StandardSocketOptions.SO_LINGER) != 0) {
+                channel.shutdownOutput();
+            }
+        } catch (IOException | RuntimeException ignored) {
+            // closing anyway
+        }
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // closing: nothing left to tell
+        }
     }
 
     private void lost(String reason) {
@@ -564,25 +655,35 @@ final class Connection implements QueuePair.Driver {
         closeNow();
     }
 
+    private void lost(String reason, IOException cause) {
+        String message = cause.getMessage();
+        if (message != null && message.contains("Connection reset")) {
+            endedByReset = true;
+        }
+        lost(reason);
+    }
+
+    /**
+     * Ends the connection: nothing more is read or sent, waiters wake. The channel itself stays
+     * open until the application closes the socket, as a TCP socket whose peer went away does:
+     * its addresses and options can still be read.
+     */
     private void closeNow() {
         if (closed) {
             return;
         }
         closed = true;
         closing = true;
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // closing: nothing left to tell
-        }
+        progress.execute(this::stopWatching);
         String failure = queuePair.failure();
         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
             LOG.log(System.Logger.Level.DEBUG, "iWARP connection to " + queuePair.counters().peer() + " closed: "
-                    + (failure != null ? failure : "closed") + (endedByPeerClose ? " (the peer closed TCP)" : ""));
+                    + (failure != null ? failure : "closed") + (endedByReset ? " (the peer reset TCP)"
+                    : endedByPeerClose ? " (the peer closed TCP)" : ""));
         }
         StatisticsEvents.closed(queuePair.counters());
         queuePair.counters().markClosed();
-        endListener.connectionEnded(endedByPeerClose, failure);
+        endListener.connectionEnded(endedByPeerClose, endedByReset, failure);
         // A gather stuck behind backpressure will never go out: flush its requests. (A thread
         // writing right now finds the channel closed and does the same.)
         if (transmitLock.tryLock()) {
@@ -593,7 +694,14 @@ final class Connection implements QueuePair.Driver {
             }
         }
         signalWaiters();
-        progress.execute(this::closeInlineSelector);
+    }
+
+    /** Progress thread: stop watching the ended connection (its channel may stay open). */
+    private void stopWatching() {
+        if (key != null) {
+            key.cancel();
+        }
+        closeInlineSelector();
     }
 
     /** The inline Selector's file descriptors go with the connection (on a thread not using it). */

@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -145,6 +146,11 @@ final class MpaHandshake {
             n = in.read(received, length, received.length - length);
         } catch (SocketTimeoutException e) {
             throw timeout(expected);
+        } catch (ClosedChannelException e) {
+            throw e;  // closed here, not by the peer
+        } catch (IOException e) {
+            // A peer that closed with our bytes unread reset the connection: that is a close too.
+            throw connectionFailed(e, "before its MPA " + expected);
         }
         if (n < 0) {
             throw new IwarpNegotiationException(length == 0 ? Reason.CONNECTION_CLOSED : Reason.NOT_AN_IWARP_PEER,
@@ -162,9 +168,24 @@ final class MpaHandshake {
 
     private void write(byte[] frame) throws IOException {
         ByteBuffer out = ByteBuffer.wrap(frame);
-        while (out.hasRemaining()) {
-            channel.write(out);
+        try {
+            while (out.hasRemaining()) {
+                channel.write(out);
+            }
+        } catch (ClosedChannelException e) {
+            throw e;  // closed here, not by the peer
+        } catch (IOException e) {
+            throw connectionFailed(e, "while we sent our MPA frame");
         }
+    }
+
+    /** The peer ended the connection (a reset or a broken pipe) during negotiation. */
+    private IwarpNegotiationException connectionFailed(IOException e, String when) {
+        IwarpNegotiationException failure = new IwarpNegotiationException(Reason.CONNECTION_CLOSED,
+                "the peer closed the connection " + when + " (" + e.getMessage() + ")"
+                        + (length == 0 ? "" : "; it sent " + printable(0)), null);
+        failure.initCause(e);
+        return failure;
     }
 
     /** Sends one Terminate FPDU right after setup failed (no FPDU came before it). */

@@ -89,11 +89,18 @@ public final class IwarpStream implements SocketTransport {
         closeConnection.run();
     }
 
-    /** The connection ended: because the peer closed TCP (end of stream) or otherwise. */
-    public void connectionEnded(boolean peerClosed, String reason) {
+    /**
+     * The connection ended: because the peer closed TCP (end of stream), reset it, or otherwise.
+     * The stream then answers as a TCP socket's would in the same case (see {@link StreamOutput}
+     * and {@link StreamInput}).
+     */
+    public void connectionEnded(boolean peerClosed, boolean reset, String reason) {
         if (peerClosed) {
             input.peerClosed();
         }
-        output.ended(peerClosed, reason);
+        if (reset) {
+            input.peerReset();
+        }
+        output.ended(peerClosed, reset, reason);
     }
 }

@@ -6,7 +6,9 @@ import io.extsock.core.verbs.QueuePairClosedException;
 import io.extsock.core.verbs.WorkCompleter;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
+import io.extsock.internal.InterruptShield;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
@@ -59,6 +61,8 @@ final class StreamInput implements WorkCompleter {
     private boolean closed;
     /** The peer closed TCP without a stream FIN (its process ended): end of stream, as for TCP. */
     private volatile boolean peerClosed;
+    /** The peer reset TCP. */
+    private boolean peerReset;
 
     /**
      * @param receiveBuffers the buffers to start with (the peer was told this many)
@@ -217,6 +221,9 @@ final class StreamInput implements WorkCompleter {
                         endOfStreamRead = true;
                         return -1;
                     }
+                    if (peerReset) {
+                        throw new SocketException("Connection reset");  // as NioSocketImpl, every time
+                    }
                     if (failure != null) {
                         throw new SocketException(failure);
                     }
@@ -246,7 +253,13 @@ final class StreamInput implements WorkCompleter {
             if (deadline != 0 && remaining <= 0) {
                 throw new SocketTimeoutException("Read timed out");
             }
-            queuePair.await(this::readableOrEnded, remaining, false);  // then look again
+            // then look again; a virtual thread's wait ends on an interrupt, as a Socket's read on
+            // a virtual thread does (the socket then closes: ChannelSocketImpl)
+            boolean virtual = InterruptShield.currentIsVirtual();
+            if (!queuePair.await(this::readableOrEnded, remaining, virtual) && virtual
+                    && Thread.currentThread().isInterrupted()) {
+                throw new InterruptedIOException("interrupted while reading");
+            }
         }
     }
 
@@ -291,6 +304,11 @@ final class StreamInput implements WorkCompleter {
     /** The connection ended because the peer closed TCP. */
     synchronized void peerClosed() {
         peerClosed = true;
+    }
+
+    /** The connection ended because the peer reset TCP: what is here is read first, then "Connection reset". */
+    synchronized void peerReset() {
+        peerReset = true;
     }
 
     /** The socket closed (the connection's close wakes blocked readers). */

@@ -3,9 +3,12 @@ package io.extsock.core.stream;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.QueuePairClosedException;
 import io.extsock.core.verbs.WorkCompleter;
+import io.extsock.internal.InterruptShield;
+import io.extsock.internal.SocketErrors;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -38,6 +41,9 @@ final class StreamOutput implements WorkCompleter {
     private boolean finSent;
     private String failure;
     private boolean peerClosed;
+    private boolean peerReset;
+    /** A write came after the peer closed or reset TCP (the next one fails, as TCP's would). */
+    private boolean writeAfterPeerEnded;
     private boolean closed;
 
     StreamOutput(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize) {
@@ -55,6 +61,16 @@ final class StreamOutput implements WorkCompleter {
         Objects.checkFromIndexSize(off, len, b.length);
         writing.lock();
         try {
+            synchronized (this) {
+                if (finSent && len > 0 && !closed) {
+                    // As TCP after shutdown(SHUT_WR): EPIPE, the connection itself unharmed.
+                    throw SocketErrors.brokenPipe(null);
+                }
+                if ((peerClosed || peerReset) && len > 0 && !closed) {
+                    writeAfterPeerEnded();
+                    return;
+                }
+            }
             while (len > 0) {
                 int chunk;
                 boolean more;
@@ -65,11 +81,13 @@ final class StreamOutput implements WorkCompleter {
                                 + " blocked: waiting for credits (" + creditsNow() + " left, 2 needed)");
                     }
                     queuePair.transmitPosted();  // what is posted goes out while we wait for credits
-                    queuePair.await(() -> canSend(2), 0, false);
+                    awaitInterruptibleOnVirtual(() -> canSend(2));
                     flags = StreamHeader.WAITED;  // the peer's window held us up: it may widen it
                 }
                 synchronized (this) {
-                    requireOpen();
+                    if (peerEnded()) {
+                        return;
+                    }
                     credits--;
                     dataSendsOutstanding++;
                     chunk = Math.min(len, maxPayload);
@@ -83,12 +101,18 @@ final class StreamOutput implements WorkCompleter {
             // The array must not be used after we return: wait until TCP has every byte. Like a
             // TCP write, this one succeeded once its bytes went out, even if the connection ended
             // just after (a credit update behind them may then be flushed: not this write's loss).
-            queuePair.await(this::dataSentOrClosed, 0, false);
+            queuePair.await(this::dataSentOrClosed, 0, false);  // handed over already: a Socket would not block here
             synchronized (this) {
                 if (closed) {
                     throw new SocketException("Socket closed");
                 }
                 if (dataFailure != null) {
+                    if (peerReset || peerClosed) {
+                        // TCP took the bytes; the peer's end then decides, as for the first
+                        // write after it: accepted after an orderly close, reset otherwise.
+                        peerEnded();
+                        return;
+                    }
                     throw new SocketException(dataFailure);
                 }
             }
@@ -106,11 +130,11 @@ final class StreamOutput implements WorkCompleter {
                     return;
                 }
             }
-            queuePair.await(() -> canSend(1), 0, false);
+            awaitInterruptibleOnVirtual(() -> canSend(1));
             synchronized (this) {
-                if (peerClosed && !closed) {
-                    // As on TCP, where shutting down output after the peer's FIN still succeeds:
-                    // the peer is gone in order, so there is nobody left to tell.
+                if ((peerClosed || peerReset) && !closed) {
+                    // As on TCP, where shutting down output after the peer's FIN or reset still
+                    // succeeds: the peer is gone, so there is nobody left to tell.
                     finSent = true;
                     return;
                 }
@@ -126,6 +150,17 @@ final class StreamOutput implements WorkCompleter {
 
     private synchronized int creditsNow() {
         return credits;
+    }
+
+    /**
+     * Waits for the condition; on a virtual thread an interrupt ends the wait with an
+     * InterruptedIOException, as a Socket's write on a virtual thread (the socket then closes).
+     */
+    private void awaitInterruptibleOnVirtual(java.util.function.BooleanSupplier condition) throws IOException {
+        boolean virtual = InterruptShield.currentIsVirtual();
+        if (!queuePair.await(condition, 0, virtual) && virtual && Thread.currentThread().isInterrupted()) {
+            throw new InterruptedIOException("interrupted while writing");
+        }
     }
 
     private synchronized boolean canSend(int creditsNeeded) {
@@ -191,9 +226,30 @@ final class StreamOutput implements WorkCompleter {
         }
     }
 
-    /** The connection ended; {@code peerClosed}: because the peer closed TCP in order. */
-    synchronized void ended(boolean peerClosed, String reason) {
+    /**
+     * A write once the peer closed or reset TCP, as a Socket's: after an orderly close the first
+     * write is accepted (TCP sends it; the peer's answer is a reset) and later ones fail with
+     * "Broken pipe"; after a reset the first fails with "Connection reset by peer", later ones
+     * with "Broken pipe". The bytes go nowhere: the peer's socket is gone.
+     */
+    private void writeAfterPeerEnded() throws SocketException {
+        boolean first = !writeAfterPeerEnded;
+        writeAfterPeerEnded = true;
+        if (!first) {
+            throw SocketErrors.brokenPipe(null);
+        }
+        if (peerReset) {
+            throw new SocketException("Connection reset by peer");
+        }
+    }
+
+    /**
+     * The connection ended; {@code peerClosed}: because the peer closed TCP in order;
+     * {@code reset}: because it reset TCP.
+     */
+    synchronized void ended(boolean peerClosed, boolean reset, String reason) {
         this.peerClosed = peerClosed;
+        this.peerReset = reset;
         if (failure == null) {
             failure = reason;
         }
@@ -218,6 +274,24 @@ final class StreamOutput implements WorkCompleter {
             }
             throw new SocketException(e.getMessage());
         }
+    }
+
+    /**
+     * Holding the monitor, before sending: whether the write is to end quietly (the peer closed
+     * TCP: see {@link #writeAfterPeerEnded}); throws where it is to fail.
+     */
+    private boolean peerEnded() throws SocketException {
+        if (closed) {
+            throw new SocketException("Socket closed");
+        }
+        if (peerClosed || peerReset) {
+            writeAfterPeerEnded();
+            return true;
+        }
+        if (failure != null) {
+            throw new SocketException(failure);
+        }
+        return false;
     }
 
     private void requireOpen() throws SocketException {

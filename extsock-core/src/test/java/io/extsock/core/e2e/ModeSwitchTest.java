@@ -233,6 +233,33 @@ class ModeSwitchTest {
     }
 
     @Test
+    @DisplayName("A peer that read part of what we sent, then closed (a FIN, then a reset): CONNECTION_CLOSED")
+    void peerThatClosedWithOurBytesUnread() throws Exception {
+        try (ServerSocket plain = new ServerSocket(0, 1, LOOPBACK)) {
+            ExtendedSocket client = new ExtendedSocket(LOOPBACK, plain.getLocalPort());
+            try (Socket peer = plain.accept()) {
+                client.getOutputStream().write(new byte[36]);
+                assertEquals(20, peer.getInputStream().readNBytes(20).length);
+            }  // 16 bytes left unread: the peer's TCP resets the connection after its FIN
+            IwarpNegotiationException e = assertThrows(IwarpNegotiationException.class,
+                    () -> client.setOption(IwarpOptions.IWARP_MODE, true));
+            assertEquals(IwarpNegotiationException.Reason.CONNECTION_CLOSED, e.reason(), e.getMessage());
+            assertTrue(client.isClosed(), "never half switched: the socket is closed");
+        }
+    }
+
+    @Test
+    @DisplayName("A peer that resets the connection (SO_LINGER 0) during negotiation: CONNECTION_CLOSED")
+    void peerThatResets() throws Exception {
+        IwarpNegotiationException e = switchAgainstPlainPeer(socket -> {
+            socket.getInputStream().readNBytes(1);
+            socket.setSoLinger(true, 0);
+            socket.close();
+        }, 10_000);
+        assertEquals(IwarpNegotiationException.Reason.CONNECTION_CLOSED, e.reason(), e.getMessage());
+    }
+
+    @Test
     @DisplayName("An accepted socket's switch fails on its first use, not in accept()")
     void failedSwitchOfAnAcceptedSocket() throws Exception {
         try (ExtendedServerSocket server = new ExtendedServerSocket()) {
