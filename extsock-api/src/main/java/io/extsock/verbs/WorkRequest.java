@@ -15,7 +15,11 @@ public abstract sealed class WorkRequest permits SendRequest, ReceiveRequest, Wr
 
     private long tag;
 
-    /** The application's tag, returned in the request's completion. */
+    /**
+     * The application's tag, returned in the request's completion.
+     *
+     * @return the tag; 0 unless set
+     */
     public long tag() {
         return tag;
     }
@@ -24,7 +28,11 @@ public abstract sealed class WorkRequest permits SendRequest, ReceiveRequest, Wr
         this.tag = tag;
     }
 
-    /** The operation the completion will report. */
+    /**
+     * The operation the completion will report.
+     *
+     * @return this request's operation
+     */
     public abstract WorkOpcode opcode();
 
     /** A scatter or gather list: up to {@link #MAX_SLICES} region slices. */
