@@ -13,6 +13,11 @@ public final class ReadRequest extends WorkRequest {
     private RemoteBuffer source;
     private RegionSlice sink;
 
+    /** Creates an empty request, to fill in with its setters (the tag is 0). */
+    public ReadRequest() {
+        // as the default constructor; declared for its javadoc
+    }
+
     /**
      * Sets the application's tag, returned in this request's completion.
      *

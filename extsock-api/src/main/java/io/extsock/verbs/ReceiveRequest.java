@@ -9,6 +9,11 @@ public final class ReceiveRequest extends WorkRequest {
 
     private final Slices scatter = new Slices();
 
+    /** Creates an empty request, to fill in with its setters (the tag is 0). */
+    public ReceiveRequest() {
+        // as the default constructor; declared for its javadoc
+    }
+
     /**
      * Sets the application's tag, returned in this request's completion.
      *

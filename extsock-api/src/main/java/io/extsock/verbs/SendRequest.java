@@ -12,6 +12,11 @@ public final class SendRequest extends WorkRequest {
     private boolean invalidate;
     private int invalidateStag;
 
+    /** Creates an empty request, to fill in with its setters (the tag is 0). */
+    public SendRequest() {
+        // as the default constructor; declared for its javadoc
+    }
+
     /**
      * Sets the application's tag, returned in this request's completion.
      *

@@ -15,6 +15,11 @@ public abstract sealed class WorkRequest permits SendRequest, ReceiveRequest, Wr
 
     private long tag;
 
+    /** Creates a request; the permitted subclasses are the only ones. */
+    public WorkRequest() {
+        // as the default constructor; declared for its javadoc
+    }
+
     /**
      * The application's tag, returned in the request's completion.
      *

@@ -12,6 +12,11 @@ public final class WriteRequest extends WorkRequest {
     private final Slices gather = new Slices();
     private RemoteBuffer target;
 
+    /** Creates an empty request, to fill in with its setters (the tag is 0). */
+    public WriteRequest() {
+        // as the default constructor; declared for its javadoc
+    }
+
     /**
      * Sets the application's tag, returned in this request's completion.
      *
