@@ -2,14 +2,18 @@
 @SuppressWarnings("requires-automatic") // jnr-ffi ships no module-info, only an Automatic-Module-Name
 module io.extsock.core {
     requires io.extsock.api;
-    // mlock/munlock/getrlimit for pinned memory regions (io.extsock.core.verbs.MemoryPinning)
-    requires org.jnrproject.ffi;
+    // Flight Recorder events (io.extsock.core.events)
+    requires jdk.jfr;
+    // mlock/munlock/getrlimit for pinned memory regions (io.extsock.core.verbs.JnrNativeMemory),
+    // optional: only registerPinned loads it. Present at run time only if the application adds it
+    // (--add-modules org.jnrproject.ffi on the module path).
+    requires static org.jnrproject.ffi;
     // jnr-ffi generates its bindings with ASM; as an automatic module it cannot require it itself.
-    requires org.objectweb.asm;
-    requires org.objectweb.asm.commons;
-    requires org.objectweb.asm.tree;
-    requires org.objectweb.asm.tree.analysis;
-    requires org.objectweb.asm.util;
+    requires static org.objectweb.asm;
+    requires static org.objectweb.asm.commons;
+    requires static org.objectweb.asm.tree;
+    requires static org.objectweb.asm.tree.analysis;
+    requires static org.objectweb.asm.util;
 
     // jnr-ffi's generated binding (in an unnamed module) implements the interface in here.
     exports io.extsock.core.nativecall;

@@ -91,4 +91,26 @@ public interface IwarpConnection {
      * @return a copy of the peer's private data; empty if it sent none
      */
     byte[] peerPrivateData();
+
+    /**
+     * What this connection has moved so far: octets each way, RDMAP messages and their payload
+     * by type each way, failed work requests, the socket stream's window. Works after the
+     * connection ended too (the counts then stay as they were at its end).
+     *
+     * @return a new immutable snapshot; never null; no exception
+     */
+    IwarpStatistics statistics();
+
+    /**
+     * Says what the connection is, for logs: the peer's and the local address, whether it is
+     * connected or how it ended, the MPA revision and this side's role, CRC, markers (sent /
+     * received), IRD and ORD, the largest FPDU sent, e.g. {@code IwarpConnection[peer=127.0.0.1:7000,
+     * local=127.0.0.1:53412, state=CONNECTED, mpa=2, role=initiator, crc=on, markers=off/off, ird=16,
+     * ord=16, maxFpdu=65484]}; once it is ending {@code state=TERMINATING (why)}, and {@code
+     * state=CLOSED (why)} once its socket is closed.
+     *
+     * @return that description; never null
+     */
+    @Override
+    String toString();
 }

@@ -19,7 +19,7 @@ final class Endpoint {
             description = "Server: address to listen on (default: all). Client: host to connect to (default: localhost).")
     String host;
 
-    @Option(names = "--port", paramLabel = "PORT", defaultValue = "7000",
+    @Option(names = {"-p", "--port"}, paramLabel = "PORT", defaultValue = "7000",
             description = "TCP port (default: ${DEFAULT-VALUE}; a server takes 0 for any free port).")
     int port;
 

@@ -18,4 +18,9 @@ public final class ExtsockCommand {
     @Option(names = "--verbose", scope = ScopeType.INHERIT,
             description = "On failure, print the stack trace after the one-line message.")
     boolean verbose;
+
+    @Option(names = "--jfr", paramLabel = "FILE", scope = ScopeType.INHERIT,
+            description = "Record the run with JDK Flight Recorder (extsock's events and the JDK's defaults) into"
+                    + " FILE, written when the command ends, fails or is stopped.")
+    java.nio.file.Path jfr;
 }

@@ -20,6 +20,7 @@ public final class Main {
         UserErrorHandler errors = new UserErrorHandler();
         commandLine.setExecutionExceptionHandler(errors);
         commandLine.setParameterExceptionHandler(errors);
+        commandLine.setExecutionStrategy(new JfrRecording(new CommandLine.RunLast()));  // --jfr FILE
         return commandLine.execute(args);
     }
 }

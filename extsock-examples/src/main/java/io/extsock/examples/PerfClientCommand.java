@@ -15,7 +15,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code extsock perf client TEST}: runs a test against a perf server and prints perftest's table. */
 @Command(name = "client", description = "Runs one of perftest's tests against an extsock perf server and prints perftest's table "
-                + "(or JSON, one object per line).")
+                + "(or JSON, one object per line).",
+        footer = "%nperftest's options that do not apply over a socket (-d, -i, -x, -F, -q, -c, -R, --cpu_util, -m, -I, -e, "
+                + "-u, -S, -C) are refused, each with one line saying why and what comes nearest.")
 final class PerfClientCommand implements Callable<Integer> {
 
     /** Largest size of -a, as perftest's. */
@@ -24,6 +26,8 @@ final class PerfClientCommand implements Callable<Integer> {
     static final long DEFAULT_ITERATIONS = 1000;
     /** Without --iters, no size moves more than this: large messages would take minutes on two cores. */
     static final long DEFAULT_BYTES_PER_SIZE = 256L << 20;
+    /** Largest -t: requests are kept in memory until they complete. */
+    static final int MAX_TX_DEPTH = 4096;
 
     @Spec
     CommandSpec spec;
@@ -33,8 +37,15 @@ final class PerfClientCommand implements Callable<Integer> {
                     + "(sockets, see --mode).")
     PerfTest test;
 
+    @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER",
+            description = "The server's host, where perftest takes it (the same as --host; default: localhost).")
+    String server;
+
     @Mixin
     ConnectionOptions connection;
+
+    @Mixin
+    PerftestOptions perftest;
 
     @Option(names = {"-s", "--size"}, paramLabel = "BYTES", converter = SizeConverter.class,
             description = "Message size (default: 2 for latency tests, 65536 for bandwidth tests, as perftest; "
@@ -65,23 +76,73 @@ final class PerfClientCommand implements Callable<Integer> {
     @Option(names = "--json", description = "One JSON object per line instead of the table.")
     boolean json;
 
+    @Option(names = "--report_gbits",
+            description = "Bandwidth columns in Gb/s (10^9 bits per second) instead of MB/sec, as perftest's; JSON keeps MB/s.")
+    boolean reportGbits;
+
+    @Option(names = {"-b", "--bidirectional"},
+            description = "Bandwidth tests (send_bw, write_bw, read_bw, tcp_bw): both ends send at once; the table shows "
+                    + "the sum of both directions, as perftest's -b.")
+    boolean bidirectional;
+
+    @Option(names = {"-t", "--tx-depth"}, paramLabel = "N",
+            description = "send_bw, write_bw, read_bw: requests in flight on each sending end (default: 128; send_bw's "
+                    + "Sends are also bounded by the receiver's credits).")
+    Integer txDepth;
+
     @Override
     public Integer call() throws Exception {
+        checkPerftestHabits();
         PerfMode runMode = checkMode();
         List<Integer> sizes = sizes();
         checkLength();
         connection.checkClient();
         PrintWriter out = spec.commandLine().getOut();
-        PerfReport report = new PerfReport(out, json);
+        PerfReport report = new PerfReport(out, json, reportGbits, bidirectional);
         report.header(test, details(runMode));
         for (int messageSize : sizes) {
             PerfParameters run = new PerfParameters(test, runMode, messageSize, iterations(messageSize),
                     length.durationSeconds != null ? length.durationSeconds * 1000L : 0, connection.crc,
-                    connection.markers);
+                    connection.markers, bidirectional, txDepth != null ? txDepth : 0);
             report.row(PerfClient.run(connection.endpoint, run));
         }
         report.footer();
         return 0;
+    }
+
+    /** The server as perftest takes it, and perftest's options: each applies, or is refused in one line. */
+    private void checkPerftestHabits() {
+        String refusal = perftest.refusal();
+        if (refusal != null) {
+            throw new ParameterException(spec.commandLine(), refusal);
+        }
+        if (server != null) {
+            String host = connection.endpoint.host;
+            if (host != null && !host.equals(server)) {
+                throw new ParameterException(spec.commandLine(), "two servers: " + server + " and --host " + host
+                        + ": give one");
+            }
+            connection.endpoint.host = server;
+        }
+        if (bidirectional && test.latency()) {
+            throw new ParameterException(spec.commandLine(), "-b/--bidirectional: " + test + " is a latency test (one "
+                    + "message at a time); only the bandwidth tests send both ways at once: drop -b, or run "
+                    + test.name().replace("_lat", "_bw") + " -b");
+        }
+        if (txDepth != null) {
+            if (test.latency()) {
+                throw new ParameterException(spec.commandLine(), "-t/--tx-depth: " + test + " is a latency test and "
+                        + "keeps one request in flight: drop it");
+            }
+            if (!test.rdma()) {
+                throw new ParameterException(spec.commandLine(), "-t/--tx-depth: " + test + " writes to the socket's "
+                        + "stream, which has no queue of requests: drop it (--size sets each write)");
+            }
+            if (txDepth < 1 || txDepth > MAX_TX_DEPTH) {
+                throw new ParameterException(spec.commandLine(), "-t/--tx-depth must be from 1 to " + MAX_TX_DEPTH
+                        + ": " + txDepth);
+            }
+        }
     }
 
     private PerfMode checkMode() {
@@ -140,13 +201,15 @@ final class PerfClientCommand implements Callable<Integer> {
                 + (runMode == PerfMode.iwarp ? ", CRC " + (connection.crc ? "on" : "off") + ", markers "
                 + (connection.markers ? "on" : "off") : "");
         String depth = switch (test) {
-            case write_bw -> String.valueOf(WritePerf.DEPTH);
-            case read_bw -> String.valueOf(ReadPerf.DEPTH);
-            case send_bw -> "credits: the server's posted Receives";
+            case write_bw -> String.valueOf(txDepth != null ? txDepth : WritePerf.DEPTH);
+            case read_bw -> String.valueOf(txDepth != null ? txDepth : ReadPerf.DEPTH);
+            case send_bw -> (txDepth != null ? txDepth + ", and " : "") + "credits: the "
+                    + (bidirectional ? "peer's" : "server's") + " posted Receives";
             default -> "1";
         };
         return "Server          : " + connection.peer() + "\n Socket          : " + socket
                 + "\n TX depth        : " + depth
+                + (bidirectional ? "\n Bidirectional   : both ends send at once; bandwidths are the sums of both" : "")
                 + "\n " + (length.durationSeconds != null ? "Duration        : " + length.durationSeconds + " s per size"
                 : "Warm-up         : " + PerfClock.WARM_UP + " iterations per size, not reported");
     }

@@ -13,13 +13,26 @@ import java.nio.ByteBuffer;
  *
  * @param iterations     measured iterations; 0 when the run is timed by {@code durationMillis}
  * @param durationMillis how long to run when {@code iterations} is 0
+ * @param bidirectional  bandwidth tests: both ends send at once (perftest's -b)
+ * @param depth          bandwidth tests over the extended API: requests in flight per end; 0 for the test's default
  */
 record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, long durationMillis, boolean crc,
-                      boolean markers) {
+                      boolean markers, boolean bidirectional, int depth) {
 
-    private static final int MAGIC = 0x58535031;  // "XSP1"
+    private static final int MAGIC = 0x58535032;  // "XSP2": XSP1 had no bidirectional flag nor depth
     /** The header's length on the wire: read exactly, so no byte of the MPA exchange is taken with it. */
-    static final int ENCODED_LENGTH = 4 + 1 + 1 + 4 + 8 + 8 + 1 + 1;
+    static final int ENCODED_LENGTH = 4 + 1 + 1 + 4 + 8 + 8 + 1 + 1 + 1 + 4;
+
+    /** A one-way run with the default depth. */
+    PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, long durationMillis, boolean crc,
+                   boolean markers) {
+        this(test, mode, size, iterations, durationMillis, crc, markers, false, 0);
+    }
+
+    /** Requests in flight: {@code depth}, or {@code fallback} when the run leaves it to the test. */
+    int depthOr(int fallback) {
+        return depth > 0 ? depth : fallback;
+    }
 
     boolean iwarp() {
         return mode == PerfMode.iwarp;
@@ -32,7 +45,8 @@ record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, l
     void writeTo(OutputStream out) throws IOException {
         ByteBuffer header = ByteBuffer.allocate(ENCODED_LENGTH);
         header.putInt(MAGIC).put((byte) test.ordinal()).put((byte) mode.ordinal()).putInt(size).putLong(iterations)
-                .putLong(durationMillis).put((byte) (crc ? 1 : 0)).put((byte) (markers ? 1 : 0));
+                .putLong(durationMillis).put((byte) (crc ? 1 : 0)).put((byte) (markers ? 1 : 0))
+                .put((byte) (bidirectional ? 1 : 0)).putInt(depth);
         out.write(header.array());  // one write: one segment
         out.flush();
     }
@@ -40,7 +54,7 @@ record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, l
     static PerfParameters readFrom(InputStream in) throws IOException {
         ByteBuffer header = ByteBuffer.wrap(new DataInputStream(in).readNBytes(ENCODED_LENGTH));
         if (header.remaining() < ENCODED_LENGTH || header.getInt() != MAGIC) {
-            throw new SocketException("the client does not speak extsock's perf protocol");
+            throw new SocketException("the client does not speak this version of extsock's perf protocol");
         }
         int test = header.get();
         int mode = header.get();
@@ -48,6 +62,6 @@ record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, l
             throw new SocketException("unknown perf test " + test + " or mode " + mode);
         }
         return new PerfParameters(PerfTest.values()[test], PerfMode.values()[mode], header.getInt(), header.getLong(),
-                header.getLong(), header.get() != 0, header.get() != 0);
+                header.getLong(), header.get() != 0, header.get() != 0, header.get() != 0, header.getInt());
     }
 }

@@ -11,21 +11,39 @@ final class PerfReport {
 
     static final String RESULT_LINE = "---------------------------------------------------------------------------------------";
     static final String BW_HEADER = " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   MsgRate[Mpps]";
+    /** perftest's RESULT_FMT_G, with --report_gbits. */
+    static final String BW_HEADER_GBITS = " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]";
     static final String LAT_HEADER = " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]"
             + "    t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] ";
     /** perftest's REPORT_FMT. */
     private static final String BW_ROW = " %-7d    %-10d       %-7.2f            %-7.2f\t\t   %-7.6f";
+    /** perftest's REPORT_FMT_EXT: its rows in Gb/s below 0.1 Gb/s, with six decimals. */
+    private static final String BW_ROW_EXT = " %-7d    %d           %-7.6f            %-7.6f            %-7.6f";
+    /** perftest's format_factor for Gb/s: 10^9 bits per second are 125,000,000 bytes; ours are MB of 10^6. */
+    private static final double GBITS_PER_MB = 8 / 1000.0;
     /** perftest's REPORT_FMT_LAT. */
     private static final String LAT_ROW = " %-7d %d          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     \t"
             + "%-7.2f\t\t%-7.2f \t\t%-7.2f";
 
     private final PrintWriter out;
     private final boolean json;
+    private final boolean gbits;
+    private final boolean bidirectional;
     private boolean headerPrinted;
 
     PerfReport(PrintWriter out, boolean json) {
+        this(out, json, false, false);
+    }
+
+    /**
+     * {@code gbits}: bandwidth columns in Gb/s (perftest's --report_gbits; JSON keeps MB/s, its
+     * keys name the unit); {@code bidirectional}: the title says so and JSON marks it.
+     */
+    PerfReport(PrintWriter out, boolean json, boolean gbits, boolean bidirectional) {
         this.out = out;
         this.json = json;
+        this.gbits = gbits;
+        this.bidirectional = bidirectional;
     }
 
     /** The title block, before the first row (nothing in JSON mode). */
@@ -35,15 +53,24 @@ final class PerfReport {
         }
         headerPrinted = true;
         out.println(RESULT_LINE);
-        out.println("                    " + test.title());
+        out.println("                    " + title(test, bidirectional));
         out.println(" " + details);
         out.println(RESULT_LINE);
-        out.println(test.latency() ? LAT_HEADER : BW_HEADER);
+        out.println(test.latency() ? LAT_HEADER : gbits ? BW_HEADER_GBITS : BW_HEADER);
         out.flush();
     }
 
+    /** perftest's title: "RDMA_Write Bidirectional BW Test" with -b. */
+    static String title(PerfTest test, boolean bidirectional) {
+        return bidirectional ? test.title().replace(" BW ", " Bidirectional BW ") : test.title();
+    }
+
     void row(PerfResult result) {
-        out.println(json ? json(result) : table(result));
+        String line = json ? json(result) : table(result, gbits);
+        if (json && bidirectional) {
+            line = line.substring(0, line.length() - 1) + ",\"bidirectional\":true}";
+        }
+        out.println(line);
         out.flush();
     }
 
@@ -56,6 +83,16 @@ final class PerfReport {
     }
 
     static String table(PerfResult r) {
+        return table(r, false);
+    }
+
+    /** One row; in Gb/s as perftest's --report_gbits (with its six decimals below 0.1 Gb/s). */
+    static String table(PerfResult r, boolean gbits) {
+        if (!r.test().latency() && gbits) {
+            double average = r.bwAverageMBps() * GBITS_PER_MB;
+            return String.format(Locale.ROOT, average < 0.1 ? BW_ROW_EXT : BW_ROW, r.bytes(), r.iterations(),
+                    r.bwPeakMBps() * GBITS_PER_MB, average, r.msgRateMpps());
+        }
         if (r.test().latency()) {
             LatencyStats l = r.latency();
             return String.format(Locale.ROOT, LAT_ROW, r.bytes(), r.iterations(), l.min() / 1e3, l.max() / 1e3,

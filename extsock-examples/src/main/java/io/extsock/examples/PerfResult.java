@@ -26,6 +26,40 @@ record PerfResult(PerfTest test, PerfMode mode, int bytes, long iterations, doub
                 stats.average() > 0 ? 1e3 / stats.average() : 0, stats);
     }
 
+    /** What one end tells the other of its bandwidth run (perftest's -b): 32 bytes on the wire. */
+    record Figures(long iterations, double bwPeakMBps, double bwAverageMBps, double msgRateMpps) {
+
+        static final int ENCODED_LENGTH = 8 + 8 + 8 + 8;
+
+        void writeTo(java.nio.ByteBuffer out) {
+            out.putLong(iterations).putDouble(bwPeakMBps).putDouble(bwAverageMBps).putDouble(msgRateMpps);
+        }
+
+        static Figures readFrom(java.nio.ByteBuffer in) {
+            return new Figures(in.getLong(), in.getDouble(), in.getDouble(), in.getDouble());
+        }
+
+        byte[] encoded() {
+            java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(ENCODED_LENGTH);
+            writeTo(out);
+            return out.array();
+        }
+    }
+
+    /** This end's bandwidth figures, for the peer. */
+    Figures figures() {
+        return new Figures(iterations, bwPeakMBps, bwAverageMBps, msgRateMpps);
+    }
+
+    /**
+     * Both directions of a bidirectional run, as perftest reports -b: the peaks, the averages and
+     * the message rates summed; the iterations and the latencies are this end's.
+     */
+    PerfResult plus(Figures peer) {
+        return new PerfResult(test, mode, bytes, iterations, bwPeakMBps + peer.bwPeakMBps(),
+                bwAverageMBps + peer.bwAverageMBps(), msgRateMpps + peer.msgRateMpps(), latency);
+    }
+
     /**
      * The best rate over any stretch of at least {@code span} nanoseconds (a tenth of the run):
      * perftest's "peak", made robust against completions that arrive in bursts (a gathering

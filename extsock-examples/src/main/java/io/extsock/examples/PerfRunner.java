@@ -19,6 +19,13 @@ interface PerfRunner {
 
     /** The runner for a run, for the client's end or the server's. */
     static PerfRunner of(PerfParameters run, boolean client) {
+        if (run.bidirectional() && !run.test().latency()) {
+            return switch (run.test()) {
+                case send_bw -> new DuplexSendPerf(run, client);
+                case tcp_bw -> new DuplexStreamPerf(run, client);
+                default -> new DuplexRdmaPerf(run, client);
+            };
+        }
         return switch (run.test()) {
             case send_lat, send_bw -> new SendPerf(run, client);
             case write_lat, write_bw -> new WritePerf(run);

@@ -29,7 +29,8 @@ final class PerfServerCommand implements Callable<Integer> {
         out.flush();
         loop.run(server, spec.commandLine(), "running a test", socket -> {
             PerfParameters run = PerfServer.serve(socket);
-            return "ran " + run.test() + " (" + run.mode() + ", " + run.size() + " B) for " + socket.getRemoteSocketAddress();
+            return "ran " + run.test() + " (" + run.mode() + ", " + run.size() + " B" + (run.bidirectional() ? ", both ways" : "")
+                    + ") for " + socket.getRemoteSocketAddress();
         });
         return 0;
     }

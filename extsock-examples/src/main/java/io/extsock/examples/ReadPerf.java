@@ -49,7 +49,7 @@ final class ReadPerf implements PerfRunner {
     }
 
     private PerfResult inFlight(IwarpConnection verbs, ReadRequest read) throws IOException, InterruptedException {
-        return new PerfPipeline(run, DEPTH).run(verbs, () -> verbs.post(read), () -> { });
+        return new PerfPipeline(run, run.depthOr(DEPTH)).run(verbs, () -> verbs.post(read), () -> { });
     }
 
     @Override

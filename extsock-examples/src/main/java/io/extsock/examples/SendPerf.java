@@ -146,10 +146,11 @@ final class SendPerf implements PerfRunner {
         long serverReceived = -1;
         boolean stopped = false;
         long elapsed = 0;
+        int depth = run.depthOr(Integer.MAX_VALUE);
         // END proves every message arrived: the clock stops there. Send completions may still be
         // on their way; every one is reaped, so that each measured message is counted.
         while (serverReceived < 0 || completed < posted) {
-            while (!stopped && credits > 0) {
+            while (!stopped && credits > 0 && posted - completed < depth) {
                 if (posted == warmUp) {
                     clock.start();
                 }

@@ -24,12 +24,13 @@ class ModulePathIT {
         Path lib = target.resolve("lib");
         assertTrue(Files.isRegularFile(jar), "package the module first: " + jar.toAbsolutePath());
         String modulePath = jar + File.pathSeparator + lib;
+        Path recording = Files.createTempFile("extsock-module-path", ".jfr");
         try (Cli demo = Cli.java(List.of(
                 "--module-path", modulePath,
                 "--add-modules", "ALL-MODULE-PATH",
                 "--show-module-resolution",
                 "-m", "io.extsock.examples/io.extsock.examples.Main",
-                "demo", "--size", String.valueOf(4 << 20)))) {
+                "demo", "--size", String.valueOf(4 << 20), "--jfr", recording.toString()))) {
             assertEquals(0, demo.waitFor(), demo.transcript());
             String output = demo.out() + demo.err();
             assertTrue(output.contains("all verified"), output);
@@ -37,6 +38,11 @@ class ModulePathIT {
                 assertTrue(output.contains("root " + module) || output.contains(module + " file:"),
                         module + " was not resolved as a module:\n" + output);
             }
+            // jdk.jfr resolved too, and the engine's events reach it from a named module
+            assertTrue(jdk.jfr.consumer.RecordingFile.readAllEvents(recording).stream()
+                    .anyMatch(e -> e.getEventType().getName().equals("io.extsock.IwarpConnected")), "" + recording);
+        } finally {
+            Files.deleteIfExists(recording);
         }
     }
 }

@@ -1,12 +1,16 @@
 package io.extsock.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.testkit.siw.SiwGuest;
+import io.extsock.testkit.wire.RdmapOpcode;
+import io.extsock.testkit.wire.Verdict;
+import io.extsock.testkit.wire.WireJudge;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -16,9 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code extsock rping} against rdma-core's rping on Linux's in-kernel soft-iWARP (siw), both
- * ways, with CRC asked for and not, and the traffic judged by Wireshark's iWARP dissectors with
- * the wire oracle's strict lint. Boots the siw-vm guest (../shared/tools/siw-vm); a guest that
- * does not come up fails these tests with the reason, it never skips them.
+ * ways, with CRC asked for and not, and the traffic judged by the project's wire judge (Wireshark's
+ * iWARP dissectors and a strict lint). Boots the project's siw guest ({@link SiwGuest}, from
+ * extsock-testkit); a guest that cannot be built or does not come up fails these tests with the
+ * reason, it never skips them.
  */
 @Tag("interop")
 @Timeout(900)
@@ -31,7 +36,6 @@ class SiwInteropIT {
 
     @BeforeAll
     static void bootGuest() throws Exception {
-        SiwGuest.ensureHostProgram("socat", "socat");
         guest = SiwGuest.boot();
     }
 
@@ -46,7 +50,7 @@ class SiwInteropIT {
     @Test
     void extsockClientPingsSiwServer() throws Exception {
         for (String crc : List.of("--crc", "--no-crc")) {
-            assertPings(ping(SiwGuest.RPING_PORT, 64, 20, crc), 64, 20);
+            assertPings(ping(guest.rpingPort(), 64, 20, crc), 64, 20);
         }
     }
 
@@ -56,35 +60,34 @@ class SiwInteropIT {
         int[][] sizesAndCounts = {{26, 10}, {1000, 10}, {4096, 5}, {65535, 3}};
         for (String crc : List.of("--crc", "--no-crc")) {
             for (int[] run : sizesAndCounts) {
-                assertPings(ping(SiwGuest.LARGE_RPING_PORT, run[0], run[1], crc), run[0], run[1]);
+                assertPings(ping(guest.largeRpingPort(), run[0], run[1], crc), run[0], run[1]);
             }
         }
     }
 
-    /** The traffic of the client runs above passes Wireshark and the strict lint, CRC on and off. */
+    /**
+     * The traffic of the client runs above passes the project's wire judge (Wireshark's iWARP
+     * dissectors and the strict lint), CRC on and off, and holds the whole rping exchange.
+     */
     @Test
-    void extsockClientTrafficPassesTheWireOracle() throws Exception {
-        Path oracle = SiwGuest.wireOracle();
+    void extsockClientTrafficPassesTheWireJudge() throws Exception {
+        WireJudge judge = WireJudge.ready();
         for (String crc : List.of("--crc", "--no-crc")) {
             Path pcap = directory.resolve("rping" + crc + ".pcapng");
-            List<String> command = new ArrayList<>(List.of(oracle.resolve("capture_and_check.sh").toString(),
-                    "" + SiwGuest.LARGE_RPING_PORT, pcap.toString(), "--"));
-            command.addAll(extsockCommand("rping", "-c", "-a", "127.0.0.1", "-p", "" + SiwGuest.LARGE_RPING_PORT,
-                    "-S", "4000", "-C", "5", "-V", crc));
-            SiwGuest.Run captured = SiwGuest.run(command, Map.of(), 300);
-            assertEquals(0, captured.exitCode(), "capture_and_check.sh\n" + captured.output() + guest.diagnostics());
-            SiwGuest.Run strict = SiwGuest.run(List.of("python3", oracle.resolve("check_pcap.py").toString(),
-                    pcap.toString(), "" + SiwGuest.LARGE_RPING_PORT, "--strict"), Map.of(), 120);
-            assertEquals(0, strict.exitCode(), "check_pcap.py --strict\n" + strict.output());
-            assertTrue(strict.output().contains("ReadReq") && strict.output().contains("ReadResp")
-                    && strict.output().contains("Write"), "the capture holds the rping exchange\n" + strict.output());
+            Verdict verdict = judge.captureAndJudge(guest.largeRpingPort(), pcap, extsockCommand("rping", "-c", "-a",
+                    "127.0.0.1", "-p", "" + guest.largeRpingPort(), "-S", "4000", "-C", "5", "-V", crc));
+            assertTrue(verdict.passed(), verdict.report() + guest.diagnostics());
+            for (RdmapOpcode opcode : List.of(RdmapOpcode.READ_REQUEST, RdmapOpcode.READ_RESPONSE, RdmapOpcode.WRITE)) {
+                assertFalse(verdict.fpdus(opcode).isEmpty(), "the capture holds the rping exchange: no " + opcode
+                        + "\n" + verdict.report());
+            }
         }
     }
 
     /** Data larger than the siw server's buffer: siw fails its Read and disconnects; we say so, no hang. */
     @Test
     void aPingLargerThanTheServersBufferFailsInOneLine() throws Exception {
-        Cli client = Cli.run("rping", "-c", "-a", "127.0.0.1", "-p", "" + SiwGuest.RPING_PORT, "-S", "100", "-C", "1");
+        Cli client = Cli.run("rping", "-c", "-a", "127.0.0.1", "-p", "" + guest.rpingPort(), "-S", "100", "-C", "1");
         client.assertUserError(1, "rping", "disconnected during ping 0");
     }
 
@@ -94,10 +97,11 @@ class SiwInteropIT {
         for (String crc : List.of("--crc", "--no-crc")) {
             try (Cli server = Cli.server("rping", "-s", "-a", "127.0.0.1", "-p", "0", "-S", "65535", "-v",
                     "--mpa-timeout", "120000", crc);
-                 Relay relay = Relay.open(guest, server.port())) {
-                String output = guest.exec("rping -c -a 10.0.2.15 -p " + SiwGuest.GUEST_RELAY_PORT
-                        + " -C 5 -S 1000 -v -V; echo rping-exit=$?");
-                assertTrue(output.contains("rping-exit=0"), "guest rping client\n" + output + "\n" + server.transcript()
+                 SiwGuest.ReverseRelay relay = guest.openReverseRelay(server.port())) {
+                SiwGuest.ExecResult client = guest.exec("rping -c -a " + relay.guestAddress() + " -p " + relay.guestPort()
+                        + " -C 5 -S 1000 -v -V");
+                String output = client.output();
+                assertEquals(0, client.exitCode(), "guest rping client\n" + output + "\n" + server.transcript()
                         + guest.diagnostics());
                 assertEquals(5, output.lines().filter(line -> line.startsWith("ping data: rdma-ping-")).count(), output);
                 assertEquals(0, server.waitFor(), "one client served, then the server exits\n" + server.transcript());
@@ -130,33 +134,5 @@ class SiwInteropIT {
                 "-cp", System.getProperty("java.class.path"), Main.class.getName()));
         command.addAll(List.of(args));
         return command;
-    }
-
-    /**
-     * The reverse direction's path (the guest reaches nothing by itself): a socat in the guest
-     * joins the host's connection on the relay port to a listener on 10.0.2.15:7000, and a socat
-     * on the host joins that to our server. One connection per relay.
-     */
-    private static final class Relay implements AutoCloseable {
-        private final Process hostSide;
-
-        private Relay(Process hostSide) {
-            this.hostSide = hostSide;
-        }
-
-        static Relay open(SiwGuest guest, int serverPort) throws Exception {
-            guest.exec("(socat TCP-LISTEN:" + SiwGuest.RELAY_PORT + ",reuseaddr TCP-LISTEN:" + SiwGuest.GUEST_RELAY_PORT
-                    + ",bind=10.0.2.15,reuseaddr </dev/null >/tmp/socat.log 2>&1 &)");
-            guest.awaitListening(SiwGuest.RELAY_PORT);
-            Process hostSide = new ProcessBuilder("socat", "TCP:127.0.0.1:" + SiwGuest.RELAY_PORT,
-                    "TCP:127.0.0.1:" + serverPort).redirectErrorStream(true).start();
-            guest.awaitListening(SiwGuest.GUEST_RELAY_PORT);
-            return new Relay(hostSide);
-        }
-
-        @Override
-        public void close() {
-            hostSide.destroy();
-        }
     }
 }

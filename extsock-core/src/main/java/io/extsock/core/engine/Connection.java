@@ -1,5 +1,6 @@
 package io.extsock.core.engine;
 
+import io.extsock.core.events.StatisticsEvents;
 import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.GatherWrite;
 import io.extsock.core.rdmap.MessageWriter;
@@ -38,6 +39,8 @@ import java.util.function.BooleanSupplier;
  * #engineReads} changes to the progress thread.
  */
 final class Connection implements QueuePair.Driver {
+
+    private static final System.Logger LOG = System.getLogger(Connection.class.getName());
 
     /** Staging for received octets: headers, small payloads, read-ahead. */
     private static final int STAGING_BYTES = 64 * 1024;
@@ -126,6 +129,7 @@ final class Connection implements QueuePair.Driver {
     void start(byte[] readAhead) throws IOException {
         channel.configureBlocking(false);
         if (readAhead.length > 0) {
+            queuePair.counters().bytesReceived(readAhead.length);  // FPDU octets read with the MPA frame
             receiveLock.lock();
             try {
                 staging.clear();
@@ -218,9 +222,11 @@ final class Connection implements QueuePair.Driver {
             if (first == gather.count()) {
                 return true;
             }
-            if (channel.write(gather.buffers(), first, gather.count() - first) == 0) {
+            long written = channel.write(gather.buffers(), first, gather.count() - first);
+            if (written == 0) {
                 return gather.remaining() == 0;
             }
+            queuePair.counters().bytesSent(written);
         }
     }
 
@@ -500,6 +506,7 @@ final class Connection implements QueuePair.Driver {
                 return total;
             }
             total += n;
+            queuePair.counters().bytesReceived(n);
             if (n < asked) {
                 if (staging.hasRemaining()) {
                     queuePair.receive(staging);
@@ -568,7 +575,14 @@ final class Connection implements QueuePair.Driver {
         } catch (IOException ignored) {
             // closing: nothing left to tell
         }
-        endListener.connectionEnded(endedByPeerClose, queuePair.failure());
+        String failure = queuePair.failure();
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "iWARP connection to " + queuePair.counters().peer() + " closed: "
+                    + (failure != null ? failure : "closed") + (endedByPeerClose ? " (the peer closed TCP)" : ""));
+        }
+        StatisticsEvents.closed(queuePair.counters());
+        queuePair.counters().markClosed();
+        endListener.connectionEnded(endedByPeerClose, failure);
         // A gather stuck behind backpressure will never go out: flush its requests. (A thread
         // writing right now finds the channel closed and does the same.)
         if (transmitLock.tryLock()) {

@@ -3,6 +3,7 @@ package io.extsock.core.engine;
 import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpNegotiationException.Reason;
 import io.extsock.core.ddp.DdpConstants;
+import io.extsock.core.events.ExtsockEvents;
 import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.GatherWrite;
 import io.extsock.core.mpa.MpaAgreement;
@@ -172,9 +173,19 @@ final class MpaHandshake {
             MessageWriter writer = new MessageWriter(new FpduFramer(crc, markers),
                     FpduFramer.maxUlpduLength(1448, markers), PayloadViews.DUPLICATING);
             GatherWrite gather = new GatherWrite(8, 256);
-            writer.startTerminate(DdpConstants.INITIAL_MSN, new TerminateHeader().reset(cause));
+            TerminateHeader terminate = new TerminateHeader().reset(cause);
+            writer.startTerminate(DdpConstants.INITIAL_MSN, terminate);
             writer.writeTo(gather);
             channel.write(gather.buffers(), 0, gather.count());
+            String peer = ExtsockEvents.address(channel.getRemoteAddress());
+            String detail = "MPA setup failed: " + cause.description();
+            System.Logger log = System.getLogger(MpaHandshake.class.getName());
+            if (log.isLoggable(System.Logger.Level.DEBUG)) {
+                log.log(System.Logger.Level.DEBUG, "Terminate sent to " + peer + ": layer "
+                        + ExtsockEvents.layerName(terminate.layer()) + ", type " + terminate.errorType() + ", code 0x"
+                        + Integer.toHexString(terminate.errorCode()) + " (" + cause.description() + "): " + detail);
+            }
+            ExtsockEvents.terminateSent(peer, terminate, detail);
         } catch (IOException | RuntimeException e) {
             // The connection is being abandoned anyway; the negotiation failure is what matters.
         }

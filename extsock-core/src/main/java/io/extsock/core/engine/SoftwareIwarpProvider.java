@@ -1,9 +1,13 @@
 package io.extsock.core.engine;
 
+import io.extsock.IwarpNegotiationException;
+import io.extsock.core.events.ExtsockEvents;
+import io.extsock.core.events.StatisticsEvents;
 import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.stream.IwarpStream;
 import io.extsock.core.stream.StreamUnavailable;
 import io.extsock.core.verbs.CompletionRing;
+import io.extsock.core.verbs.ConnectionCounters;
 import io.extsock.core.verbs.IwarpConnectionImpl;
 import io.extsock.core.verbs.MemoryRegistry;
 import io.extsock.core.verbs.QueuePair;
@@ -25,6 +29,8 @@ import java.util.Map;
  */
 public final class SoftwareIwarpProvider implements IwarpProvider {
 
+    private static final System.Logger LOG = System.getLogger(SoftwareIwarpProvider.class.getName());
+
     @Override
     public String name() {
         return "extsock software iWARP (MPA/DDP/RDMAP over TCP)";
@@ -33,9 +39,26 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
     @Override
     public IwarpSession attach(SocketChannel channel, boolean initiator, Map<SocketOption<?>, Object> options)
             throws IOException {
+        long started = System.nanoTime();
+        String peer = address(channel, true);
+        String local = address(channel, false);
+        String role = initiator ? "initiator" : "responder";
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "iWARP connection to " + peer + " negotiating (MPA " + role + ", local "
+                    + local + ")");
+        }
         try {
-            return switchToIwarp(channel, initiator, ConnectionSettings.from(options));
+            return switchToIwarp(channel, initiator, ConnectionSettings.from(options), new ConnectionCounters(peer, local),
+                    started);
         } catch (IOException | RuntimeException | Error e) {
+            long duration = System.nanoTime() - started;
+            String reason = e instanceof IwarpNegotiationException failure ? failure.reason().name()
+                    : e.getClass().getName();
+            if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+                LOG.log(System.Logger.Level.DEBUG, "iWARP connection to " + peer + " closed: negotiation failed ("
+                        + reason + ") after " + duration / 1_000_000 + " ms: " + e.getMessage());
+            }
+            ExtsockEvents.negotiationFailed(peer, local, initiator, reason, e.getMessage(), duration);
             try {
                 channel.close();
             } catch (IOException closeFailure) {
@@ -45,8 +68,17 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         }
     }
 
-    private static IwarpSession switchToIwarp(SocketChannel channel, boolean initiator, ConnectionSettings settings)
-            throws IOException {
+    /** The channel's remote or local address, for events and logs ("unknown" if it has none). */
+    private static String address(SocketChannel channel, boolean remote) {
+        try {
+            return ExtsockEvents.address(remote ? channel.getRemoteAddress() : channel.getLocalAddress());
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    private static IwarpSession switchToIwarp(SocketChannel channel, boolean initiator, ConnectionSettings settings,
+                                              ConnectionCounters counters, long started) throws IOException {
         // FPDUs go out whole and the engine batches its own writes; Nagle would only hold back
         // the small messages (credits, Read Requests, Terminates) a peer waits for. siw does the same.
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -65,7 +97,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         CompletionRing ring = new CompletionRing(QueuePair.SEND_QUEUE_DEPTH + QueuePair.RECEIVE_QUEUE_DEPTH);
         int maxFpduSize = settings.maxFpduSize() != IwarpOptionValues.PATH_FPDU_SIZE
                 ? settings.maxFpduSize() : PathFpduSize.of(channel);
-        QueuePair queuePair = new QueuePair(agreement, maxFpduSize, registry, connection);
+        QueuePair queuePair = new QueuePair(agreement, maxFpduSize, registry, connection, counters);
         connection.attach(queuePair);
 
         IwarpSettings negotiated = new IwarpSettings(agreement.revision(), agreement.crc(), agreement.sendMarkers(),
@@ -86,7 +118,20 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
                     channel, connection::close);
         }
         settings.setup().prepare(verbs);  // before the peer's first byte is processed
-        connection.start(outcome.readAhead());
+        long duration = System.nanoTime() - started;
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "iWARP connection to " + counters.peer() + " connected in IWARP_MODE in "
+                    + duration / 1_000 + " us: " + verbs);
+        }
+        ExtsockEvents.connected(counters.peer(), counters.local(), agreement, maxFpduSize, duration);
+        StatisticsEvents.opened(counters);
+        try {
+            connection.start(outcome.readAhead());
+        } catch (IOException | RuntimeException e) {
+            StatisticsEvents.closed(counters);  // never started: it leaves the periodic set at once
+            counters.markClosed();
+            throw e;
+        }
         return new Session(stream, verbs);
     }
 

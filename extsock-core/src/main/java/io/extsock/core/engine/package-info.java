@@ -42,6 +42,12 @@
  *       lock-free lookups from the receive side</td></tr>
  *   <tr><td>A socket stream's buffers and credits</td><td>{@code StreamInput}/{@code StreamOutput}
  *       monitors; their completions arrive from the receive and transmit sides</td></tr>
+ *   <tr><td>A connection's counts ({@code ConnectionCounters}: octets, messages and payload by
+ *       type, the stream window)</td>
+ *       <td>one writer per count, no lock: the transmit side's by the holder of the transmit lock,
+ *       the receive side's by the holder of the receive lock; failed requests (atomically) by any
+ *       thread. Read by anyone: {@code statistics()}, JFR's periodic thread
+ *       ({@code StatisticsEvents})</td></tr>
  * </table>
  *
  * <p>Locks are taken in one order only: receive lock, then transmit lock, then the queue pair's

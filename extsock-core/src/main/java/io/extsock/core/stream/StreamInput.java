@@ -1,5 +1,6 @@
 package io.extsock.core.stream;
 
+import io.extsock.core.events.ExtsockEvents;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.QueuePairClosedException;
 import io.extsock.core.verbs.WorkCompleter;
@@ -27,6 +28,8 @@ import java.util.Objects;
  * application reads. Both under this object's monitor.
  */
 final class StreamInput implements WorkCompleter {
+
+    private static final System.Logger LOG = System.getLogger(StreamInput.class.getName());
 
     private final QueuePair queuePair;
     private final ByteBuffer[] buffers;
@@ -85,6 +88,7 @@ final class StreamInput implements WorkCompleter {
         synchronized (this) {
             posted = allocated;
         }
+        queuePair.counters().streamWindow(allocated * bufferSize);
     }
 
     /** Receive buffers posted now: the window the peer may fill. */
@@ -171,6 +175,13 @@ final class StreamInput implements WorkCompleter {
             posted = to;
             creditsToReturn += to - from;
         }
+        String peer = queuePair.counters().peer();
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "stream window for " + peer + " grown from " + from * bufferSize
+                    + " to " + to * bufferSize + " bytes (" + to + " buffers): the peer's writer waited for credits");
+        }
+        ExtsockEvents.streamWindowGrown(peer, from * bufferSize, to * bufferSize);
+        queuePair.counters().streamWindow(to * bufferSize);  // after the event: who sees the size, sees it
         output.sendCreditsSoon();
     }
 

@@ -23,6 +23,8 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class StreamOutput implements WorkCompleter {
 
+    private static final System.Logger LOG = System.getLogger(StreamOutput.class.getName());
+
     private final QueuePair queuePair;
     private final int maxPayload;
     private final ReentrantLock writing = new ReentrantLock();
@@ -58,6 +60,10 @@ final class StreamOutput implements WorkCompleter {
                 boolean more;
                 int flags = 0;
                 if (!canSend(2)) {
+                    if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+                        LOG.log(System.Logger.Level.DEBUG, "stream writer to " + queuePair.counters().peer()
+                                + " blocked: waiting for credits (" + creditsNow() + " left, 2 needed)");
+                    }
                     queuePair.transmitPosted();  // what is posted goes out while we wait for credits
                     queuePair.await(() -> canSend(2), 0, false);
                     flags = StreamHeader.WAITED;  // the peer's window held us up: it may widen it
@@ -116,6 +122,10 @@ final class StreamOutput implements WorkCompleter {
         } finally {
             writing.unlock();
         }
+    }
+
+    private synchronized int creditsNow() {
+        return credits;
     }
 
     private synchronized boolean canSend(int creditsNeeded) {

@@ -4,6 +4,7 @@ import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionQueue;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
+import io.extsock.verbs.IwarpStatistics;
 import io.extsock.verbs.IwarpSettings;
 import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.ReadRequest;
@@ -125,6 +126,28 @@ public final class IwarpConnectionImpl implements IwarpConnection {
         return peerPrivateData.clone();
     }
 
+    @Override
+    public IwarpStatistics statistics() {
+        return queuePair.counters().snapshot();
+    }
+
+    @Override
+    public String toString() {
+        ConnectionCounters counters = queuePair.counters();
+        String failure = queuePair.failure();
+        String state = counters.isClosed() ? "CLOSED (" + failure + ")"
+                : failure != null ? "TERMINATING (" + failure + ")" : "CONNECTED";
+        return "IwarpConnection[peer=" + counters.peer() + ", local=" + counters.local() + ", state=" + state
+                + ", mpa=" + settings.mpaRevision()
+                + ", role=" + (settings.initiator() ? "initiator" : "responder") + ", crc=" + onOff(settings.crc())
+                + ", markers=" + onOff(settings.markersSent()) + "/" + onOff(settings.markersReceived())
+                + ", ird=" + settings.ird() + ", ord=" + settings.ord() + ", maxFpdu=" + settings.maxFpduSize() + "]";
+    }
+
+    private static String onOff(boolean on) {
+        return on ? "on" : "off";
+    }
+
     QueuePair queuePair() {
         return queuePair;
     }
@@ -212,6 +235,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
             String refused = localAccess.check(slice, Access.LOCAL_WRITE);
             if (refused != null) {
                 work.clear();
+                queuePair.counters().completed(CompletionStatus.LOCAL_PROTECTION_ERROR);
                 completer.complete(request.tag(), WorkOpcode.RECEIVE, CompletionStatus.LOCAL_PROTECTION_ERROR, 0,
                         false, 0, "receive buffer " + i + ": " + refused);
                 return;

@@ -1,35 +1,29 @@
 package io.extsock.core.verbs;
 
-import io.extsock.core.nativecall.LibcMemoryCalls;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import jnr.ffi.LibraryLoader;
-import jnr.ffi.Memory;
-import jnr.ffi.Platform;
-import jnr.ffi.Pointer;
-import jnr.ffi.Runtime;
-import jnr.ffi.TypeAlias;
 
 /**
  * Locks the pages of registered regions in RAM with mlock(2), as RDMA adapters pin the user
  * buffers they may reach, and unlocks them with munlock(2) at deregistration. Native calls go
- * through jnr-ffi; the buffer's address comes from jnr-ffi's JNI wrapper of a direct buffer, not
- * from JDK internals.
+ * through {@link NativeMemory}, which jnr-ffi implements ({@link JnrNativeMemory}); the buffer's
+ * address comes from jnr-ffi's JNI wrapper of a direct buffer, not from JDK internals.
  *
  * <p>Locks are per process and not counted per page: a page locked twice is unlocked by one
  * munlock. Two regions often share a page (small direct buffers sit side by side), so a region's
  * pages are unlocked only where no other pinned region still covers them. All of this is
  * process-wide state behind one lock; pinning is rare and never on a data path.
  *
- * <p>When jnr-ffi cannot load its native stub (an unusual platform), pinning fails with an
- * IOException that says so; nothing else of the engine needs native code. The same happens on
- * the module path today: jnr-ffi implements {@link LibcMemoryCalls} with a class it generates
- * into an unnamed module, which may not implement an interface of a package io.extsock.core
- * does not export (and it needs the ASM modules, which only --add-modules brings in).
+ * <p>jnr-ffi is an optional dependency: this class does not touch it, and {@link JnrNativeMemory}
+ * is loaded on the first pin only. Without jnr-ffi on the class path, pinning fails with an
+ * IOException that says what to add; when jnr-ffi cannot load its native stub (an unusual
+ * platform), with one that says so. Nothing else of the engine needs native code. On the module
+ * path pinning fails the second way today: jnr-ffi implements {@link
+ * io.extsock.core.nativecall.LibcMemoryCalls} with a class it generates into an unnamed module,
+ * which needs the ASM modules, which only --add-modules brings in.
  */
 final class MemoryPinning {
 
@@ -70,15 +64,16 @@ final class MemoryPinning {
                     + " Java heap, where the garbage collector moves it");
         }
         long length = memory.capacity();
-        NativeAccess access = NativeAccess.get(length);
-        long address = Pointer.wrap(access.runtime, memory).address();
+        NativeMemory access = NativeAccess.get(length);
+        long address = access.address(memory);
         if (address == 0) {
             throw new IOException("cannot pin " + Sizes.describe(length) + " in RAM: the buffer has no native address");
         }
         synchronized (LOCK) {
-            if (length > 0 && access.calls.mlock(Pointer.wrap(access.runtime, address), length) != 0) {
-                int errno = access.runtime.getLastError();
-                throw new IOException(refusal(length, errnoName(errno), access.memlockSoftLimit(), pinnedBytes));
+            if (length > 0 && access.mlock(address, length) != 0) {
+                int errno = access.lastError();
+                throw new IOException(refusal(length, errnoName(errno, access.bsdLike()), access.memlockSoftLimit(),
+                        pinnedBytes));
             }
             PinnedRange range = new PinnedRange(address, length);
             PINNED.add(range);
@@ -99,8 +94,8 @@ final class MemoryPinning {
             if (range.length() == 0) {
                 return;
             }
-            NativeAccess access = NativeAccess.loaded();  // pin() succeeded, so it is loaded
-            long page = access.pageSize;
+            NativeMemory access = NativeAccess.loaded();  // pin() succeeded, so it is loaded
+            long page = access.pageSize();
             long from = range.address() & -page;
             long to = roundUp(range.end(), page);
             List<PinnedRange> others = new ArrayList<>(PINNED);
@@ -124,12 +119,12 @@ final class MemoryPinning {
 
     /** The page size, the unit the OS locks in. */
     static long pageSize() throws IOException {
-        return NativeAccess.get(0).pageSize;
+        return NativeAccess.get(0).pageSize();
     }
 
-    private static void unlock(NativeAccess access, long from, long to) {
+    private static void unlock(NativeMemory access, long from, long to) {
         // munlock only fails for ranges that were never mapped; nothing to do about it here.
-        access.calls.munlock(Pointer.wrap(access.runtime, from), to - from);
+        access.munlock(from, to - from);
     }
 
     private static long roundUp(long address, long page) {
@@ -167,7 +162,7 @@ final class MemoryPinning {
         }
     }
 
-    private static String errnoName(int errno) {
+    private static String errnoName(int errno, boolean bsdLike) {
         if (errno == EPERM) {
             return "EPERM";
         }
@@ -177,43 +172,50 @@ final class MemoryPinning {
         if (errno == EINVAL) {
             return "EINVAL";
         }
-        Platform.OS os = Platform.getNativePlatform().getOS();
-        if (errno == (isBsdLike(os) ? BSD_EAGAIN : LINUX_EAGAIN)) {
+        if (errno == (bsdLike ? BSD_EAGAIN : LINUX_EAGAIN)) {
             return "EAGAIN";
         }
         return "errno " + errno;
     }
 
-    private static boolean isBsdLike(Platform.OS os) {
-        switch (os) {
-            case DARWIN:
-            case FREEBSD:
-            case NETBSD:
-            case OPENBSD:
-            case DRAGONFLY:
-            case MIDNIGHTBSD:
-                return true;
-            default:
-                return false;
-        }
-    }
-
-    /** The loaded C library, or why it could not be loaded; initialised on the first pin. */
+    /**
+     * The native calls, or why there are none; initialised on the first pin, so that an engine
+     * that never pins never loads jnr-ffi (or looks for it).
+     */
     private static final class NativeAccess {
 
-        private static final NativeAccess INSTANCE;
+        /** What registerPinned needs, and the way out: the message when jnr-ffi is absent. */
+        static final String JNR_MISSING = "registerPinned needs com.github.jnr:jnr-ffi on the class path (or module"
+                + " path); add it, or register without pinning";
+
+        private static final NativeMemory INSTANCE;
         private static final String UNAVAILABLE;
 
         static {
-            NativeAccess loaded = null;
+            NativeMemory loaded = null;
             String failure = null;
-            try {
-                loaded = new NativeAccess();
-            } catch (LinkageError | RuntimeException e) {
-                failure = causes(e);
+            if (!jnrPresent()) {
+                failure = JNR_MISSING;
+            } else {
+                try {
+                    loaded = new JnrNativeMemory();
+                } catch (LinkageError | RuntimeException e) {
+                    failure = "native access through jnr-ffi is unavailable on this platform (" + causes(e)
+                            + "); register without pinning";
+                }
             }
             INSTANCE = loaded;
             UNAVAILABLE = failure;
+        }
+
+        /** Whether jnr-ffi can be seen from here: on the class path, or a module this one reads. */
+        private static boolean jnrPresent() {
+            try {
+                Class.forName("jnr.ffi.LibraryLoader", false, MemoryPinning.class.getClassLoader());
+                return true;
+            } catch (ClassNotFoundException | LinkageError e) {
+                return false;
+            }
         }
 
         /**
@@ -235,48 +237,16 @@ final class MemoryPinning {
             return (end < 0 ? text : text.substring(0, end)).strip();
         }
 
-        final Runtime runtime;
-        final LibcMemoryCalls calls;
-        final long pageSize;
-        private final int rlimitMemlock;
-
-        private NativeAccess() {
-            Platform platform = Platform.getNativePlatform();
-            calls = LibraryLoader.create(LibcMemoryCalls.class).failImmediately()
-                    .load(platform.getStandardCLibraryName());
-            runtime = Runtime.getRuntime(calls);
-            pageSize = calls.getpagesize();
-            Platform.OS os = platform.getOS();
-            rlimitMemlock = os == Platform.OS.LINUX || os == Platform.OS.ZLINUX ? LINUX_RLIMIT_MEMLOCK
-                    : isBsdLike(os) ? BSD_RLIMIT_MEMLOCK : -1;
-        }
-
-        /** The loaded library, or an IOException saying why pinning {@code length} bytes is impossible. */
-        static NativeAccess get(long length) throws IOException {
+        /** The native calls, or an IOException saying why pinning {@code length} bytes is impossible. */
+        static NativeMemory get(long length) throws IOException {
             if (INSTANCE == null) {
-                throw new IOException("cannot pin " + Sizes.describe(length) + " in RAM: native access through"
-                        + " jnr-ffi is unavailable on this platform (" + UNAVAILABLE + "); register without pinning");
+                throw new IOException("cannot pin " + Sizes.describe(length) + " in RAM: " + UNAVAILABLE);
             }
             return INSTANCE;
         }
 
-        static NativeAccess loaded() {
+        static NativeMemory loaded() {
             return INSTANCE;
-        }
-
-        /** The RLIMIT_MEMLOCK soft limit in bytes, {@link #LIMIT_UNLIMITED} or {@link #LIMIT_UNKNOWN}. */
-        long memlockSoftLimit() {
-            if (rlimitMemlock < 0) {
-                return LIMIT_UNKNOWN;
-            }
-            int rlimSize = runtime.findType(TypeAlias.rlim_t).size();
-            Pointer limits = Memory.allocateDirect(runtime, 2 * rlimSize);  // struct rlimit {cur, max}
-            if (calls.getrlimit(rlimitMemlock, limits) != 0) {
-                return LIMIT_UNKNOWN;
-            }
-            long soft = rlimSize == Long.BYTES ? limits.getLong(0) : Integer.toUnsignedLong(limits.getInt(0));
-            long infinity = rlimSize == Long.BYTES ? -1L : 0xFFFF_FFFFL;
-            return soft == infinity ? LIMIT_UNLIMITED : soft;
         }
     }
 }

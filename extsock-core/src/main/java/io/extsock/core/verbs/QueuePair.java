@@ -6,6 +6,7 @@ import io.extsock.core.ddp.MessageSequenceNumbers;
 import io.extsock.core.ddp.TaggedBufferDescription;
 import io.extsock.core.ddp.TaggedBufferLookup;
 import io.extsock.core.ddp.UntaggedBufferLookup;
+import io.extsock.core.events.ExtsockEvents;
 import io.extsock.core.mpa.FpduDeframer;
 import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.GatherWrite;
@@ -25,6 +26,7 @@ import io.extsock.core.wire.ErrorLayer;
 import io.extsock.core.wire.ProtocolViolationException;
 import io.extsock.core.wire.TerminateCause;
 import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.MessageType;
 import io.extsock.verbs.WorkOpcode;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -49,6 +51,8 @@ import java.util.List;
  * </ul>
  */
 public final class QueuePair implements SegmentSink {
+
+    private static final System.Logger LOG = System.getLogger(QueuePair.class.getName());
 
     /** Send-queue entries an application may have outstanding. */
     public static final int SEND_QUEUE_DEPTH = 512;
@@ -80,6 +84,7 @@ public final class QueuePair implements SegmentSink {
     private final int maxFpduSize;
     final MemoryRegistry registry;
     private final Driver driver;
+    private final ConnectionCounters counters;
 
     private final Object lock = new Object();
 
@@ -110,6 +115,8 @@ public final class QueuePair implements SegmentSink {
     private InboundRead responding;
     private boolean terminateFramed;
     private boolean terminateInGather;
+    /** A Terminate just started, to announce (event, log) outside the lock; transmit side. */
+    private TerminateHeader terminateStarted;
     private boolean preferReadResponse;
 
     // ---- receive side -------------------------------------------------------------------
@@ -127,6 +134,13 @@ public final class QueuePair implements SegmentSink {
     private long bounceOffset;
 
     public QueuePair(MpaAgreement agreement, int maxFpduSize, MemoryRegistry registry, Driver driver) {
+        this(agreement, maxFpduSize, registry, driver, ConnectionCounters.unnamed());
+    }
+
+    /** @param counters where this connection's counts go (and the names of its ends) */
+    public QueuePair(MpaAgreement agreement, int maxFpduSize, MemoryRegistry registry, Driver driver,
+                     ConnectionCounters counters) {
+        this.counters = counters;
         this.agreement = agreement;
         this.maxFpduSize = maxFpduSize;
         this.registry = registry;
@@ -159,6 +173,11 @@ public final class QueuePair implements SegmentSink {
 
     public int maxFpduSize() {
         return maxFpduSize;
+    }
+
+    /** This connection's counts. */
+    public ConnectionCounters counters() {
+        return counters;
     }
 
     // =====================================================================================
@@ -332,6 +351,11 @@ public final class QueuePair implements SegmentSink {
             if (!startNextMessage()) {
                 return framed;
             }
+            if (terminateStarted != null) {
+                announceTerminateSent(terminateStarted, failure());
+                terminateStarted = null;
+                counters.messageSent(MessageType.TERMINATE, 0);  // after the event: who sees the count sees it
+            }
         }
     }
 
@@ -373,6 +397,7 @@ public final class QueuePair implements SegmentSink {
             if (terminateToSend != null && !terminateFramed) {
                 terminateFramed = true;
                 writer.startTerminate(sendSequence.assign(DdpConstants.QN_TERMINATE), terminateToSend);
+                terminateStarted = terminateToSend;  // announced and counted by frame(), outside the lock
                 return true;
             }
             if (state != QueuePairState.CONNECTED || !transmitGateOpen) {
@@ -394,6 +419,7 @@ public final class QueuePair implements SegmentSink {
                 }
                 responding.lentViews = lentViews;
                 writer.startReadResponse(responding.sinkStag, responding.sinkTaggedOffset, responding);
+                counters.messageSent(MessageType.RDMA_READ_RESPONSE, responding.size);
                 return true;
             }
             if (!sendReady) {
@@ -447,12 +473,15 @@ public final class QueuePair implements SegmentSink {
                         : (work.solicited ? RdmapOpcode.SEND_WITH_SOLICITED_EVENT : RdmapOpcode.SEND);
                 writer.startSend(variant, work.invalidate ? work.invalidateStag : 0,
                         sendSequence.assign(DdpConstants.QN_SEND), work);
+                counters.messageSent(MessageType.SEND, work.length);
                 break;
             case RDMA_WRITE:
                 writer.startWrite(work.remoteStag, work.remoteOffset, work);
+                counters.messageSent(MessageType.RDMA_WRITE, work.length);
                 break;
             case RDMA_READ:
                 outstandingReads.add(work);
+                counters.messageSent(MessageType.RDMA_READ_REQUEST, 0);
                 writer.startReadRequest(sendSequence.assign(DdpConstants.QN_READ_REQUEST), outgoingRead
                         .set(work.sinkRegion.stag(), work.sinkOffset, work.length, work.remoteStag, work.remoteOffset));
                 break;
@@ -467,13 +496,16 @@ public final class QueuePair implements SegmentSink {
         switch (kind) {
             case ZERO_LENGTH_WRITE:
                 writer.startWrite(0, 0, MessagePayload.EMPTY);
+                counters.messageSent(MessageType.RDMA_WRITE, 0);
                 break;
             case ZERO_LENGTH_READ:
                 writer.startReadRequest(sendSequence.assign(DdpConstants.QN_READ_REQUEST),
                         outgoingRead.set(0, 0, 0, 0, 0));
+                counters.messageSent(MessageType.RDMA_READ_REQUEST, 0);
                 break;
             default:
                 writer.startSend(RdmapOpcode.SEND, 0, sendSequence.assign(DdpConstants.QN_SEND), MessagePayload.EMPTY);
+                counters.messageSent(MessageType.SEND, 0);
         }
     }
 
@@ -539,6 +571,10 @@ public final class QueuePair implements SegmentSink {
         }
         bookkeeping.accept(header.ddp());
         int length = header.ulpPayloadLength();
+        MessageType type = ConnectionCounters.typeOf(segmentOpcode);
+        if (type != null && type != MessageType.TERMINATE && type != MessageType.RDMA_READ_REQUEST) {
+            counters.payloadReceived(type, length);
+        }
         switch (segmentOpcode) {
             case RDMA_WRITE: {
                 if (length == 0) {
@@ -572,6 +608,10 @@ public final class QueuePair implements SegmentSink {
         if (!header.ddp().last()) {
             return;
         }
+        MessageType type = ConnectionCounters.typeOf(segmentOpcode);
+        if (type != null && type != MessageType.TERMINATE) {
+            counters.messageReceived(type);  // before the completion: who sees that, sees the count
+        }
         switch (segmentOpcode) {
             case RDMA_WRITE:
                 return;  // one-sided: nothing to tell the application
@@ -585,6 +625,7 @@ public final class QueuePair implements SegmentSink {
                 return;
             case TERMINATE:
                 peerTerminated(header);
+                counters.messageReceived(MessageType.TERMINATE);  // after its event: who sees the count, sees it
                 return;
             default:
                 completeReceivedSend(header);
@@ -800,6 +841,7 @@ public final class QueuePair implements SegmentSink {
         SendWork head;
         while ((head = inFlight.peek()) != null && head.done) {
             inFlight.poll();
+            counters.completed(head.status);
             head.completer.complete(head.tag, head.opcode, head.status, head.length, false, 0, head.detail);
             recycle(head);
         }
@@ -814,6 +856,7 @@ public final class QueuePair implements SegmentSink {
         if (work == null) {
             return;
         }
+        counters.completed(status);
         work.completer.complete(work.tag, opcode, status, length, solicited, invalidated, detail);
         synchronized (lock) {
             recycle(work);
@@ -858,6 +901,12 @@ public final class QueuePair implements SegmentSink {
         String reason = "terminated by the peer: " + (cause != null ? cause.description()
                 : String.format("layer %d, type %d, code 0x%02x", terminate.layer(), terminate.errorType(),
                         terminate.errorCode()));
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "Terminate received from " + counters.peer() + ": layer "
+                    + ExtsockEvents.layerName(terminate.layer()) + ", type " + terminate.errorType() + ", code 0x"
+                    + Integer.toHexString(terminate.errorCode()) + " (" + ExtsockEvents.errorName(terminate) + ")");
+        }
+        ExtsockEvents.terminateReceived(counters.peer(), terminate, reason);
         synchronized (lock) {
             SendWork culprit = readTheTerminateIsAbout(terminate);
             CompletionStatus culpritStatus = cause != null && cause.layer() == ErrorLayer.RDMAP && cause.errorType() == 1
@@ -936,6 +985,9 @@ public final class QueuePair implements SegmentSink {
         }
         state = QueuePairState.ERROR;
         failure = reason;
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "iWARP connection to " + counters.peer() + " terminating: " + reason);
+        }
         for (SendWork work : inFlight) {
             if (!work.done && !lastSegmentInGather.contains(work)) {
                 work.finish(work == culprit ? culpritStatus : CompletionStatus.FLUSHED, reason);
@@ -948,6 +1000,7 @@ public final class QueuePair implements SegmentSink {
         ReceiveWork receive;
         while ((receive = receiveQueue.poll()) != null) {
             CompletionStatus status = first && receive == receiving ? receiveStatus : CompletionStatus.FLUSHED;
+            counters.completed(status);
             receive.completer.complete(receive.tag, WorkOpcode.RECEIVE, status, 0, false, 0, reason);
             recycle(receive);
             first = false;
@@ -955,6 +1008,17 @@ public final class QueuePair implements SegmentSink {
         receiving = null;
         inboundReads.clear();
         registry.closeAll();
+    }
+
+    /** A Terminate of ours goes out now: the event and the log line. */
+    private void announceTerminateSent(TerminateHeader terminate, String reason) {
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "Terminate sent to " + counters.peer() + ": layer "
+                    + ExtsockEvents.layerName(terminate.layer()) + ", type " + terminate.errorType() + ", code 0x"
+                    + Integer.toHexString(terminate.errorCode()) + " (" + ExtsockEvents.errorName(terminate) + "): "
+                    + reason);
+        }
+        ExtsockEvents.terminateSent(counters.peer(), terminate, reason);
     }
 
     private void recycle(SendWork work) {

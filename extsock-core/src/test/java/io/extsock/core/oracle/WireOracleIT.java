@@ -2,6 +2,8 @@ package io.extsock.core.oracle;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.testkit.wire.Verdict;
+import io.extsock.testkit.wire.WireJudge;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -15,20 +17,21 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Wireshark judges our bytes: each scenario of {@link WireFixture} (the codecs alone) and of
- * {@link EngineTrafficFixture} (the engine, through the public API) runs in its own JVM
- * under {@code capture_and_check.sh}, and the capture must then pass {@code check_pcap.py
- * --strict} (Wireshark's dissectors plus the lint: versions, reserved bits, QN/opcode, MSN/MO/TO
- * continuity, Read Response vs Read Request, markers, pad, MPA flags).
+ * {@link EngineTrafficFixture} (the engine, through the public API) runs in its own JVM under
+ * a capture on lo, and the capture must pass the {@link WireJudge}: Wireshark's dissectors
+ * (nothing malformed, no expert error or unforgiven warning, good CRCs, every octet decoded)
+ * and its strict lint (versions, reserved bits, QN/opcode, MSN/MO/TO continuity, Read Response
+ * vs Read Request, markers, pad, MPA flags).
  */
 @Tag("interop")
 @Timeout(300)
 class WireOracleIT {
 
-    private static WireOracle oracle;
+    private static WireJudge judge;
 
     @BeforeAll
-    static void installOracle() throws Exception {
-        oracle = WireOracle.ready();
+    static void installJudge() throws Exception {
+        judge = WireJudge.ready();
     }
 
     @ParameterizedTest
@@ -37,14 +40,13 @@ class WireOracleIT {
         int port = freePort();
         Path pcap = Files.createTempFile("extsock-" + scenario, ".pcapng");
         try {
-            WireOracle.Verdict verdict = oracle.captureAndCheck(port, pcap, List.of(
+            Verdict verdict = judge.captureAndJudge(port, pcap, List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"),
                     WireFixture.class.getName(), String.valueOf(port), scenario.name()));
-            assertTrue(verdict.passed(), verdict.output());
+            assertTrue(verdict.passed(), verdict.report());
         } finally {
             Files.deleteIfExists(pcap);
-            Files.deleteIfExists(Path.of(pcap + ".dumpcap.log"));
         }
     }
 
@@ -55,14 +57,13 @@ class WireOracleIT {
         int port = freePort();
         Path pcap = Files.createTempFile("extsock-engine-" + scenario, ".pcapng");
         try {
-            WireOracle.Verdict verdict = oracle.captureAndCheck(port, pcap, List.of(
+            Verdict verdict = judge.captureAndJudge(port, pcap, List.of(
                     Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-cp", System.getProperty("java.class.path"),
                     EngineTrafficFixture.class.getName(), String.valueOf(port), scenario.name()));
-            assertTrue(verdict.passed(), verdict.output());
+            assertTrue(verdict.passed(), verdict.report());
         } finally {
             Files.deleteIfExists(pcap);
-            Files.deleteIfExists(Path.of(pcap + ".dumpcap.log"));
         }
     }
 

@@ -48,7 +48,7 @@ import java.util.concurrent.TimeUnit;
  *   DONE &lt;scenario&gt;       the scenario is over on this side (the connection is closed)
  * </pre>
  * The test sends {@code DEREGISTER} and {@code CLOSE} within scenarios and {@code QUIT} at the
- * end. Only the iWARP port is captured: the control connection stays off the wire oracle's port.
+ * end. Only the iWARP port is captured: the control connection stays off the wire judge's port.
  *
  * <p>Usage: {@code VerbsPeerProcess <iwarp port> <control port>}. Exits 0 after QUIT, 1 if the
  * control connection breaks, 2 if the watchdog fires (with a thread dump).

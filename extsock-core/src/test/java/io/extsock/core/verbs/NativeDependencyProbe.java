@@ -1,0 +1,88 @@
+package io.extsock.core.verbs;
+
+import io.extsock.ExtendedServerSocket;
+import io.extsock.ExtendedSocket;
+import io.extsock.IwarpOptions;
+import io.extsock.verbs.Access;
+import io.extsock.verbs.IwarpConnection;
+import io.extsock.verbs.MemoryRegion;
+import io.extsock.verbs.RemoteBuffer;
+import io.extsock.verbs.WorkCompletion;
+import io.extsock.verbs.WriteRequest;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Run in a child JVM by {@link OptionalNativeDependencyTest}, on a class path with or without
+ * jnr-ffi: an IWARP_MODE echo on loopback, a registered region RDMA-written by the peer, then
+ * ({@code pin}) registerPinned, then a plain registration again. Prints what happened, a line
+ * each.
+ */
+public final class NativeDependencyProbe {
+
+    private NativeDependencyProbe() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean pin = args.length > 0 && args[0].equals("pin");
+        // looked up as a resource, not a class: the probe itself must load nothing of jnr-ffi
+        boolean jnr = NativeDependencyProbe.class.getClassLoader().getResource("jnr/ffi/LibraryLoader.class") != null;
+        System.out.println(jnr ? "JNR present" : "JNR absent");
+        try (ExtendedServerSocket server = new ExtendedServerSocket(0, 50, InetAddress.getLoopbackAddress());
+             ExtendedSocket client = new ExtendedSocket(InetAddress.getLoopbackAddress(), server.getLocalPort());
+             ExtendedSocket accepted = server.accept()) {
+            CompletableFuture<Void> responder = CompletableFuture.runAsync(() -> {
+                try {
+                    accepted.setOption(IwarpOptions.IWARP_MODE, true);
+                    byte[] hello = accepted.getInputStream().readNBytes(5);
+                    accepted.getOutputStream().write(hello);
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            client.setOption(IwarpOptions.IWARP_MODE, true);
+            client.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+            String echoed = new String(client.getInputStream().readNBytes(5), StandardCharsets.US_ASCII);
+            responder.get(30, TimeUnit.SECONDS);
+            System.out.println("ECHO " + echoed);
+
+            IwarpConnection mine = client.iwarp();
+            IwarpConnection theirs = accepted.iwarp();
+            try (MemoryRegion target = theirs.register(ByteBuffer.allocateDirect(4096),
+                    EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+                 MemoryRegion source = mine.register(ByteBuffer.allocateDirect(4096), EnumSet.noneOf(Access.class))) {
+                for (int i = 0; i < 4096; i++) {
+                    source.buffer().put(i, (byte) (i * 7));
+                }
+                RemoteBuffer remote = target.remote();
+                mine.post(new WriteRequest().tag(1).gather(source.slice(0, 4096)).target(remote));
+                WorkCompletion done = mine.completions().take(30, TimeUnit.SECONDS);
+                // a Read-free check: the Write completed, then the stream's next message arrives after it
+                client.getOutputStream().write(1);
+                accepted.getInputStream().read();
+                boolean same = done != null && done.isSuccess();
+                for (int i = 0; same && i < 4096; i++) {
+                    same = target.buffer().get(i) == (byte) (i * 7);
+                }
+                System.out.println("WRITE " + (same ? "verified" : "broken: " + done));
+            }
+
+            if (pin) {
+                try (MemoryRegion pinned = mine.registerPinned(ByteBuffer.allocateDirect(4096),
+                        EnumSet.of(Access.LOCAL_WRITE))) {
+                    System.out.println("PIN ok " + pinned.buffer().capacity());
+                } catch (IOException e) {
+                    System.out.println("PIN refused: " + e.getMessage());
+                }
+            }
+            try (MemoryRegion again = mine.register(ByteBuffer.allocateDirect(4096), EnumSet.of(Access.REMOTE_READ))) {
+                System.out.println("REGISTER after " + (again.remote().length() == 4096 ? "works" : "broken"));
+            }
+        }
+    }
+}

@@ -1,0 +1,217 @@
+package io.extsock.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code extsock perf client} typed as a perftest user types it, each command a separate process
+ * against one {@code perf server} process: the server as a positional argument, {@code -p},
+ * {@code --report_gbits}, {@code -b} on every bandwidth test, {@code -t}, and each perftest option
+ * that does not apply refused in one line with exit code 2.
+ */
+@Timeout(300)
+class PerfCliIT {
+
+    private static final String LINE = "-".repeat(87);
+    private static final String BW_HEADER_GBITS =
+            " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]";
+    /** perftest's REPORT_FMT. */
+    private static final Pattern BW_ROW = Pattern.compile(
+            " (\\d+) *    (\\d+) *       (\\d+\\.\\d{2}) *            (\\d+\\.\\d{2}) *\t\t   (\\d+\\.\\d{6}) *");
+    /** perftest's REPORT_FMT_EXT, which --report_gbits uses below 0.1 Gb/s. */
+    private static final Pattern BW_ROW_EXT = Pattern.compile(
+            " (\\d+) *    (\\d+)           (\\d+\\.\\d{6}) *            (\\d+\\.\\d{6}) *            (\\d+\\.\\d{6}) *");
+    private static final Pattern JSON_BW = Pattern.compile("\\{\"test\":\"(\\w+)\",\"mode\":\"(\\w+)\",\"bytes\":(\\d+),"
+            + "\"iterations\":(\\d+),\"bw_MBps\":([\\d.]+),\"bw_peak_MBps\":([\\d.]+),.*}");
+
+    private static Cli server;
+    private static String port;
+
+    /** The server too takes perftest's -p. */
+    @BeforeAll
+    static void startServer() throws Exception {
+        server = Cli.server("perf", "server", "-p", "0");
+        port = String.valueOf(server.port());
+    }
+
+    @AfterAll
+    static void stopServer() {
+        server.close();
+    }
+
+    @Test
+    void serverAsPositionalArgumentAndShortPort() throws Exception {
+        for (String host : List.of("localhost", "127.0.0.1")) {
+            Cli client = Cli.run("perf", "client", "write_bw", host, "-p", port, "-n", "200");
+            assertEquals(0, client.waitFor(), client.transcript());
+            assertTrue(client.out().contains(" Server          : " + host + ":" + port + "\n"), client.transcript());
+            assertTrue(bandwidthRow(client, false).matches(), client.transcript());
+            assertEquals("", client.err(), client.transcript());
+        }
+        Cli same = Cli.run("perf", "client", "tcp_lat", "127.0.0.1", "--host", "127.0.0.1", "--port", port,
+                "-n", "100");
+        assertEquals(0, same.waitFor(), same.transcript());
+        Cli.run("perf", "client", "tcp_lat", "127.0.0.1", "--host", "localhost", "-p", port)
+                .assertUserError(2, "perf", "two servers: 127.0.0.1 and --host localhost: give one");
+        int refused = CommandLineErrorsIT.freePort();
+        Cli.run("perf", "client", "tcp_lat", "127.0.0.1", "-p", "" + refused)
+                .assertUserError(1, "perf", "connection refused: 127.0.0.1:" + refused);
+    }
+
+    /** Gb/s is perftest's: 10^9 bits per second, so the MB/s of the JSON times 8 / 1000 on the same run's figures. */
+    @Test
+    void reportGbitsLabelsAndScalesTheBandwidthColumns() throws Exception {
+        Cli client = Cli.run("perf", "client", "write_bw", "localhost", "-p", port, "--report_gbits", "-s", "1M",
+                "-n", "200");
+        assertEquals(0, client.waitFor(), client.transcript());
+        List<String> lines = client.out().lines().toList();
+        int header = lines.indexOf(BW_HEADER_GBITS);
+        assertTrue(header > 1, "perftest's Gb/sec header\n" + client.transcript());
+        Matcher row = bandwidthRow(client, true);
+        assertTrue(row.matches(), client.transcript());
+        assertEquals("1048576", row.group(1));
+        assertTrue(Double.parseDouble(row.group(4)) > 0, client.transcript());
+        assertTrue(!client.out().contains("MB/sec"), client.transcript());
+
+        // the conversion, where the row is made: 2500 MB/s are 20 Gb/s; below 0.1 Gb/s, six decimals
+        LatencyStats one = LatencyStats.of(new long[] {1000}, 1);
+        Matcher fast = BW_ROW.matcher(PerfReport.table(
+                new PerfResult(PerfTest.write_bw, PerfMode.iwarp, 65536, 1000, 2500.0, 1250.0, 0.019073, one), true));
+        assertTrue(fast.matches(), fast.toString());
+        assertEquals(List.of("20.00", "10.00", "0.019073"), List.of(fast.group(3), fast.group(4), fast.group(5)));
+        Matcher slow = BW_ROW_EXT.matcher(PerfReport.table(
+                new PerfResult(PerfTest.send_bw, PerfMode.iwarp, 2, 1000, 5.0, 2.5, 1.25, one), true));
+        assertTrue(slow.matches(), slow.toString());
+        assertEquals(List.of("0.040000", "0.020000", "1.250000"), List.of(slow.group(3), slow.group(4), slow.group(5)));
+
+        Cli latency = Cli.run("perf", "client", "send_lat", "localhost", "-p", port, "--report_gbits", "-n", "100");
+        assertEquals(0, latency.waitFor(), "perftest accepts it on latency tests too: no bandwidth columns there\n"
+                + latency.transcript());
+    }
+
+    @Test
+    void bidirectionalBandwidthOnEveryBandwidthTest() throws Exception {
+        for (List<String> run : List.of(List.of("send_bw"), List.of("write_bw"), List.of("read_bw"),
+                List.of("tcp_bw", "--mode", "plain"), List.of("tcp_bw", "--mode", "iwarp"))) {
+            String test = run.get(0);
+            List<String> args = new java.util.ArrayList<>(List.of("perf", "client", test, "localhost", "-p", port, "-b",
+                    "-n", "300", "-s", "16K"));
+            args.addAll(run.subList(1, run.size()));
+            Cli client = Cli.run(args.toArray(String[]::new));
+            assertEquals(0, client.waitFor(), client.transcript());
+            String title = PerfTest.valueOf(test).title().replace(" BW ", " Bidirectional BW ");
+            assertEquals("                    " + title, client.out().lines().toList().get(1), client.transcript());
+            assertTrue(client.out().contains(" Bidirectional   : both ends send at once"), client.transcript());
+            Matcher row = bandwidthRow(client, false);
+            assertTrue(row.matches(), client.transcript());
+            assertEquals("16384", row.group(1), client.transcript());
+            assertEquals("300", row.group(2), client.transcript());
+            assertTrue(Double.parseDouble(row.group(4)) > 0, client.transcript());
+            assertEquals("", client.err(), client.transcript());
+        }
+        Cli json = Cli.run("perf", "client", "send_bw", "localhost", "-p", port, "-b", "-a", "-n", "20", "--json");
+        assertEquals(0, json.waitFor(), json.transcript());
+        List<String> lines = json.out().lines().toList();
+        assertEquals(23, lines.size(), "every size from 2 B to 8 MiB, both ways\n" + json.transcript());
+        for (String line : lines) {
+            Matcher object = JSON_BW.matcher(line);
+            assertTrue(object.matches(), line);
+            assertTrue(line.endsWith(",\"bidirectional\":true}"), line);
+            assertEquals("20", object.group(4), line);
+        }
+        assertTrue(server.out().contains("ran send_bw (iwarp, 8388608 B, both ways)"), server.transcript());
+    }
+
+    /** The sum perftest reports for -b: both ends' bandwidths and message rates; this end's iterations. */
+    @Test
+    void bidirectionalReportsTheSumOfBothEnds() {
+        PerfResult mine = new PerfResult(PerfTest.write_bw, PerfMode.iwarp, 4096, 500, 300.0, 200.0, 0.05,
+                LatencyStats.of(new long[] {1000}, 1));
+        PerfResult.Figures theirs = new PerfResult(PerfTest.write_bw, PerfMode.iwarp, 4096, 450, 250.0, 150.0, 0.04,
+                LatencyStats.of(new long[] {2000}, 1)).figures();
+        java.nio.ByteBuffer wire = java.nio.ByteBuffer.wrap(theirs.encoded());
+        PerfResult sum = mine.plus(PerfResult.Figures.readFrom(wire));
+        assertEquals(500, sum.iterations());
+        assertEquals(550.0, sum.bwPeakMBps());
+        assertEquals(350.0, sum.bwAverageMBps());
+        assertEquals(0.09, sum.msgRateMpps(), 1e-12);
+        assertEquals(mine.latency(), sum.latency());
+    }
+
+    @Test
+    void txDepth() throws Exception {
+        for (String test : List.of("write_bw", "read_bw", "send_bw")) {
+            Cli client = Cli.run("perf", "client", test, "localhost", "-p", port, "-t", "4", "-n", "300");
+            assertEquals(0, client.waitFor(), client.transcript());
+            assertTrue(client.out().contains(" TX depth        : 4"), client.transcript());
+            assertTrue(bandwidthRow(client, false).matches(), client.transcript());
+        }
+        Cli.run("perf", "client", "tcp_bw", "-p", port, "-t", "4").assertUserError(2, "perf",
+                "-t/--tx-depth: tcp_bw writes to the socket's stream, which has no queue of requests: drop it");
+        Cli.run("perf", "client", "read_lat", "-p", port, "-t", "4").assertUserError(2, "perf",
+                "-t/--tx-depth: read_lat is a latency test and keeps one request in flight: drop it");
+        Cli.run("perf", "client", "write_bw", "-p", port, "-t", "0").assertUserError(2, "perf",
+                "-t/--tx-depth must be from 1 to 4096: 0");
+    }
+
+    @Test
+    void perftestOptionsThatDoNotApplyAreRefusedInOneLine() throws Exception {
+        Map<List<String>, String> refusals = new java.util.LinkedHashMap<>();
+        refusals.put(List.of("-d", "mlx5_0"), "-d/--ib-dev: extsock has no device, it runs over the socket: drop it");
+        refusals.put(List.of("--ib-dev=rxe0"), "-d/--ib-dev: extsock has no device");
+        refusals.put(List.of("-i", "1"), "-i/--ib-port: extsock has no adapter port, it runs over a TCP connection: "
+                + "drop it (the server's TCP port is -p/--port)");
+        refusals.put(List.of("-x", "3"), "-x/--gid-index: extsock has no GID table");
+        refusals.put(List.of("-F"), "-F/--CPU-freq: extsock times with System.nanoTime, not CPU cycles");
+        refusals.put(List.of("-q", "4"), "-q/--qp: one connection is one queue pair in extsock: drop it");
+        refusals.put(List.of("-c", "UD"), "-c/--connection: iWARP runs over TCP, so every extsock connection is "
+                + "reliable (RC); UD does not exist here: drop it");
+        refusals.put(List.of("-R"), "-R/--rdma_cm: extsock always connects the way rdma_cm does for iWARP");
+        refusals.put(List.of("--cpu_util"), "--cpu_util: extsock perf does not sample CPU use: drop it");
+        refusals.put(List.of("-m", "4096"), "-m/--mtu: extsock sizes its frames to the TCP path");
+        refusals.put(List.of("-I", "64"), "-I/--inline_size: extsock has no inline Sends");
+        refusals.put(List.of("-e"), "-e/--events: extsock perf already waits for completions");
+        refusals.put(List.of("-u", "14"), "-u/--qp-timeout: retransmission is TCP's in extsock");
+        refusals.put(List.of("-S", "1"), "-S/--sl: extsock runs over TCP/IP, which has no InfiniBand service levels");
+        refusals.put(List.of("-C"), "-C/--report-cycles: extsock reports microseconds");
+        for (Map.Entry<List<String>, String> refusal : refusals.entrySet()) {
+            List<String> args = new java.util.ArrayList<>(List.of("perf", "client", "write_bw", "localhost", "-p", port));
+            args.addAll(refusal.getKey());
+            Cli.run(args.toArray(String[]::new)).assertUserError(2, "perf", refusal.getValue());
+        }
+        for (String test : List.of("send_lat", "write_lat", "read_lat", "tcp_lat")) {
+            Cli.run("perf", "client", test, "localhost", "-p", port, "-b").assertUserError(2, "perf",
+                    "-b/--bidirectional: " + test + " is a latency test (one message at a time); only the bandwidth "
+                            + "tests send both ways at once: drop -b, or run " + test.replace("_lat", "_bw") + " -b");
+        }
+        // perftest's defaults, which are extsock's too, are accepted
+        Cli defaults = Cli.run("perf", "client", "send_lat", "localhost", "-p", port, "-q", "1", "-c", "RC", "-n", "100");
+        assertEquals(0, defaults.waitFor(), defaults.transcript());
+        Cli help = Cli.run("perf", "client", "--help");
+        assertEquals(0, help.waitFor(), help.transcript());
+        assertTrue(help.out().contains("[SERVER]") && help.out().contains("--report_gbits")
+                && help.out().contains("-b, --bidirectional") && help.out().contains("-p, --port"), help.transcript());
+    }
+
+    /** The first row of the client's bandwidth table, matched against perftest's format. */
+    private static Matcher bandwidthRow(Cli client, boolean gbits) {
+        List<String> lines = client.out().lines().toList();
+        for (int i = 0; i < lines.size() - 1; i++) {
+            if (lines.get(i).startsWith(" #bytes     #iterations")) {
+                String row = lines.get(i + 1);
+                Matcher matcher = BW_ROW.matcher(row);
+                return gbits && !matcher.matches() ? BW_ROW_EXT.matcher(row) : BW_ROW.matcher(row);
+            }
+        }
+        return BW_ROW.matcher("no table");
+    }
+}

@@ -1,0 +1,120 @@
+package io.extsock.testkit.wire;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The project's own judge of iWARP wire traffic: Wireshark's dissectors (through tshark)
+ * decode a capture, and the judge fails it for anything Wireshark objects to and for every
+ * breach its own strict lint finds in the decoded fields (see {@link CaptureAnalysis} and
+ * {@link IwarpLint}).
+ *
+ * <pre>
+ * WireJudge judge = WireJudge.ready();
+ * Verdict verdict = judge.captureAndJudge(port, pcap, List.of("java", "-cp", cp, "Peer", "" + port));
+ * assertTrue(verdict.passed(), verdict.report());
+ * </pre>
+ *
+ * <p>Needs root (capture on lo) and tshark; {@link #ready()} installs it when it can and
+ * fails, saying what is missing, when it cannot.
+ */
+public final class WireJudge {
+
+    /** A capture Wireshark says lacks segments is taken again, at most this many times in all. */
+    static final int CAPTURE_ATTEMPTS = 3;
+    private static final long COMMAND_TIMEOUT_SECONDS = 600;
+
+    private WireJudge() {
+    }
+
+    /** The judge, with tshark and dumpcap installed (apt-get, as root) or an IOException saying how to get them. */
+    public static WireJudge ready() throws IOException, InterruptedException {
+        WiresharkInstallation.ensure();
+        return new WireJudge();
+    }
+
+    /**
+     * Captures {@code tcp port PORT} on lo into the pcapng file while the command runs (to its
+     * end, or {@value #COMMAND_TIMEOUT_SECONDS} s), then judges the capture; the verdict keeps
+     * the command's exit code and output. If Wireshark says the capture itself missed segments,
+     * runs the command again under a new capture, up to {@value #CAPTURE_ATTEMPTS} times in all.
+     */
+    public Verdict captureAndJudge(int port, Path pcap, List<String> command) throws IOException, InterruptedException {
+        return captureAndJudge(port, pcap, output -> run(command, output));
+    }
+
+    /**
+     * Like {@link #captureAndJudge(int, Path, List)} for traffic made in this JVM (or by several
+     * processes it drives): the traffic runs again for each capture attempt.
+     */
+    public Verdict captureAndJudge(int port, Path pcap, Traffic traffic) throws IOException, InterruptedException {
+        StringBuilder history = new StringBuilder();
+        for (int attempt = 1; ; attempt++) {
+            Files.deleteIfExists(pcap);
+            int exitCode;
+            StringBuilder output = new StringBuilder();
+            long dropped;
+            try (LoopbackCapture capture = LoopbackCapture.start(port, pcap)) {
+                try {
+                    exitCode = traffic.run(output);
+                } catch (InterruptedException e) {
+                    throw e;
+                } catch (Exception | AssertionError e) {
+                    StringWriter trace = new StringWriter();
+                    e.printStackTrace(new PrintWriter(trace));
+                    output.append("the traffic failed: ").append(trace);
+                    exitCode = -1;
+                }
+                // The last segments (FIN, the final ACKs) are still on their way to dumpcap.
+                Thread.sleep(500);
+                capture.stop();
+                dropped = capture.dropped();
+            }
+            Verdict verdict = new Verdict(exitCode, output.toString(), analyse(pcap, port), history.toString());
+            boolean missed = dropped > 0 || verdict.findings().stream()
+                    .anyMatch(f -> ForgivenExpertWarnings.captureMissedSegments(f.message().replaceFirst("^TCP: ", "")));
+            if (!missed || attempt == CAPTURE_ATTEMPTS) {
+                return verdict;
+            }
+            history.append("capture attempt ").append(attempt).append(" set aside: it missed segments (")
+                    .append(dropped).append(" packet(s) dropped by dumpcap)\n");
+        }
+    }
+
+    /** Runs the command to its end; its output (stdout and stderr) goes to the verdict. */
+    private static int run(List<String> command, StringBuilder output) throws IOException, InterruptedException {
+        Path log = Files.createTempFile("wire-judge-command", ".log");
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            process.getOutputStream().close();
+            if (!process.waitFor(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+                output.append("(killed: still running after ").append(COMMAND_TIMEOUT_SECONDS).append(" s)\n");
+            }
+            output.append(Files.readString(log, StandardCharsets.UTF_8));
+            return process.isAlive() ? -1 : process.exitValue();
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    /** Judges an existing capture: only {@code tcp.port==PORT} counts. */
+    public Verdict judge(Path pcap, int port) throws IOException, InterruptedException {
+        return new Verdict(0, null, analyse(pcap, port), "");
+    }
+
+    private static CaptureAnalysis analyse(Path pcap, int port) throws IOException, InterruptedException {
+        if (!Files.isRegularFile(pcap) || Files.size(pcap) == 0) {
+            throw new IOException("no capture at " + pcap);
+        }
+        return CaptureAnalysis.of(Tshark.dissect(pcap, port), Tshark.expertSummary(pcap, port));
+    }
+}
