@@ -26,22 +26,47 @@ public class ExtendedServerSocket extends ServerSocket {
 
     private static final int DEFAULT_BACKLOG = 50;
 
-    /** Creates an unbound server socket. */
+    /**
+     * Creates an unbound server socket.
+     *
+     * @throws IOException if the socket cannot be opened
+     */
     public ExtendedServerSocket() throws IOException {
         super(new ChannelServerSocketImpl());
     }
 
-    /** Creates a server socket bound to the port (0 for an ephemeral port). */
+    /**
+     * Creates a server socket bound to the port, on every local address, with a backlog of 50.
+     *
+     * @param port the port, or 0 for an ephemeral port
+     * @throws IOException if the socket cannot be opened or bound (a port in use, say)
+     * @throws IllegalArgumentException if the port is outside 0 to 65535
+     */
     public ExtendedServerSocket(int port) throws IOException {
         this(port, DEFAULT_BACKLOG, null);
     }
 
-    /** Creates a server socket bound to the port with the given backlog. */
+    /**
+     * Creates a server socket bound to the port, on every local address, with the given backlog.
+     *
+     * @param port    the port, or 0 for an ephemeral port
+     * @param backlog the longest queue of pending connections; below 1 means 50
+     * @throws IOException if the socket cannot be opened or bound (a port in use, say)
+     * @throws IllegalArgumentException if the port is outside 0 to 65535
+     */
     public ExtendedServerSocket(int port, int backlog) throws IOException {
         this(port, backlog, null);
     }
 
-    /** Creates a server socket bound to the local address and port with the given backlog. */
+    /**
+     * Creates a server socket bound to the local address and port with the given backlog.
+     *
+     * @param port     the port, or 0 for an ephemeral port
+     * @param backlog  the longest queue of pending connections; below 1 means 50
+     * @param bindAddr the local address to listen on, or null for every local address
+     * @throws IOException if the socket cannot be opened or bound (a port in use, say)
+     * @throws IllegalArgumentException if the port is outside 0 to 65535
+     */
     public ExtendedServerSocket(int port, int backlog, InetAddress bindAddr) throws IOException {
         this();
         if (port < 0 || port > 0xFFFF) {
@@ -63,6 +88,10 @@ public class ExtendedServerSocket extends ServerSocket {
     /**
      * Waits for a connection and returns it as an ExtendedSocket, in IWARP_MODE if this
      * server socket has it set.
+     *
+     * @return the accepted connection
+     * @throws IOException as {@link ServerSocket#accept()}: closed, not bound, timed out
+     *         ({@link java.net.SocketTimeoutException}) or an I/O error
      */
     @Override
     public ExtendedSocket accept() throws IOException {

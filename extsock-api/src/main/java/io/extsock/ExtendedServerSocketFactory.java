@@ -23,12 +23,24 @@ public class ExtendedServerSocketFactory extends ServerSocketFactory {
 
     private final Map<SocketOption<?>, Object> options;
 
-    /** A factory whose server sockets get these options before they bind. */
+    /**
+     * A factory whose server sockets get these options before they bind.
+     *
+     * @param options socket options ({@link java.net.StandardSocketOptions}, {@link
+     *                IwarpOptions}) and their values; copied. An option a server socket does
+     *                not support, or a value it refuses, fails each {@code createServerSocket}
+     *                call
+     * @throws NullPointerException if {@code options} is null
+     */
     public ExtendedServerSocketFactory(Map<? extends SocketOption<?>, ?> options) {
         this.options = new LinkedHashMap<>(options);
     }
 
-    /** The factory of plain (passthrough) ExtendedServerSockets. */
+    /**
+     * The factory of plain (passthrough) ExtendedServerSockets.
+     *
+     * @return a shared factory that sets no option
+     */
     public static ServerSocketFactory getDefault() {
         return DEFAULT;
     }

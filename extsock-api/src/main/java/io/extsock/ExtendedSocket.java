@@ -58,29 +58,67 @@ public class ExtendedSocket extends Socket {
      * Creates an unconnected socket that connects through the given proxy, as {@link
      * Socket#Socket(Proxy)}: {@link Proxy#NO_PROXY} or a DIRECT proxy connects directly.
      *
+     * @param proxy {@link Proxy#NO_PROXY} or a DIRECT proxy
+     *
      * @throws IllegalArgumentException if the proxy is null or of a type not supported
      */
     public ExtendedSocket(Proxy proxy) {
         this(new ChannelSocketImpl(checkProxy(proxy)));
     }
 
-    /** Creates a socket and connects it to the named host and port. */
+    /**
+     * Creates a socket and connects it to the named host and port.
+     *
+     * @param host the host name, or null for the loopback address
+     * @param port the port
+     * @throws UnknownHostException if the host name cannot be resolved
+     * @throws IOException if the connection fails (refused, unreachable); the socket is closed
+     * @throws IllegalArgumentException if the port is outside 0 to 65535
+     */
     public ExtendedSocket(String host, int port) throws UnknownHostException, IOException {
         this(remote(host, port), null, true);
     }
 
-    /** Creates a socket and connects it to the address and port. */
+    /**
+     * Creates a socket and connects it to the address and port.
+     *
+     * @param address the remote address
+     * @param port    the port
+     * @throws IOException if the connection fails (refused, unreachable); the socket is closed
+     * @throws NullPointerException if {@code address} is null
+     * @throws IllegalArgumentException if the port is outside 0 to 65535
+     */
     public ExtendedSocket(InetAddress address, int port) throws IOException {
         this(address != null ? new InetSocketAddress(address, port) : null, null, true);
     }
 
-    /** Creates a socket bound to the local address and port and connects it to the host. */
+    /**
+     * Creates a socket bound to the local address and port and connects it to the host.
+     *
+     * @param host      the host name, or null for the loopback address
+     * @param port      the port
+     * @param localAddr the local address to bind to, or null for any
+     * @param localPort the local port to bind to, or 0 for an ephemeral port
+     * @throws IOException if binding or connecting fails (an unknown host: {@link
+     *         UnknownHostException}); the socket is closed
+     * @throws IllegalArgumentException if a port is outside 0 to 65535
+     */
     public ExtendedSocket(String host, int port, InetAddress localAddr, int localPort)
             throws IOException {
         this(remote(host, port), new InetSocketAddress(localAddr, localPort), true);
     }
 
-    /** Creates a socket bound to the local address and port and connects it to the address. */
+    /**
+     * Creates a socket bound to the local address and port and connects it to the address.
+     *
+     * @param address   the remote address
+     * @param port      the port
+     * @param localAddr the local address to bind to, or null for any
+     * @param localPort the local port to bind to, or 0 for an ephemeral port
+     * @throws IOException if binding or connecting fails; the socket is closed
+     * @throws NullPointerException if {@code address} is null
+     * @throws IllegalArgumentException if a port is outside 0 to 65535
+     */
     public ExtendedSocket(InetAddress address, int port, InetAddress localAddr, int localPort)
             throws IOException {
         this(address != null ? new InetSocketAddress(address, port) : null,
@@ -90,6 +128,10 @@ public class ExtendedSocket extends Socket {
     /**
      * As {@link Socket#Socket(String, int, boolean)}.
      *
+     * @param host   the host name, or null for the loopback address
+     * @param port   the port
+     * @param stream must be true
+     * @throws IOException if the connection fails; the socket is closed
      * @throws IllegalArgumentException if {@code stream} is false: no datagram sockets
      * @deprecated use {@link #ExtendedSocket(String, int)}
      */
@@ -101,6 +143,10 @@ public class ExtendedSocket extends Socket {
     /**
      * As {@link Socket#Socket(InetAddress, int, boolean)}.
      *
+     * @param host   the remote address
+     * @param port   the port
+     * @param stream must be true
+     * @throws IOException if the connection fails; the socket is closed
      * @throws IllegalArgumentException if {@code stream} is false: no datagram sockets
      * @deprecated use {@link #ExtendedSocket(InetAddress, int)}
      */
@@ -149,6 +195,7 @@ public class ExtendedSocket extends Socket {
      * The extended side of this connection in IWARP_MODE: registered memory, work requests
      * (Send, Receive, RDMA Write and Read) and their completions.
      *
+     * @return the connection's extended side; the same object on every call
      * @throws SocketException if the socket is closed or not in IWARP_MODE
      * @throws IwarpNegotiationException if this is an accepted socket whose deferred switch
      *         (see {@link ExtendedServerSocket}) fails now; the socket is then closed

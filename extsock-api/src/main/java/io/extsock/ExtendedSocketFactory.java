@@ -20,12 +20,23 @@ public class ExtendedSocketFactory extends SocketFactory {
 
     private final Map<SocketOption<?>, Object> options;
 
-    /** A factory whose sockets get these options before they connect. */
+    /**
+     * A factory whose sockets get these options before they connect.
+     *
+     * @param options socket options ({@link java.net.StandardSocketOptions}, {@link
+     *                IwarpOptions}) and their values; copied. An option a socket does not
+     *                support, or a value it refuses, fails each {@code createSocket} call
+     * @throws NullPointerException if {@code options} is null
+     */
     public ExtendedSocketFactory(Map<? extends SocketOption<?>, ?> options) {
         this.options = new LinkedHashMap<>(options);
     }
 
-    /** The factory of plain (passthrough) ExtendedSockets. */
+    /**
+     * The factory of plain (passthrough) ExtendedSockets.
+     *
+     * @return a shared factory that sets no option
+     */
     public static SocketFactory getDefault() {
         return DEFAULT;
     }

@@ -24,20 +24,38 @@ public class IwarpNegotiationException extends SocketException {
         MALFORMED
     }
 
+    /** Why negotiation failed. */
     private final Reason reason;
+    /** What the peer sent with a rejection; empty otherwise. */
     private final byte[] peerPrivateData;
 
+    /**
+     * Creates the exception; providers throw it.
+     *
+     * @param reason          why negotiation failed
+     * @param message         the details, in words
+     * @param peerPrivateData what the peer sent with a rejection, or null; copied
+     */
     public IwarpNegotiationException(Reason reason, String message, byte[] peerPrivateData) {
         super("IWARP_MODE negotiation failed (" + reason + "): " + message);
         this.reason = reason;
         this.peerPrivateData = peerPrivateData == null ? new byte[0] : peerPrivateData.clone();
     }
 
+    /**
+     * Why negotiation failed.
+     *
+     * @return the reason
+     */
     public Reason reason() {
         return reason;
     }
 
-    /** What the peer sent with a rejection, for the application; empty otherwise. */
+    /**
+     * What the peer sent with a rejection, for the application.
+     *
+     * @return a copy of the peer's private data; empty if there was none
+     */
     public byte[] peerPrivateData() {
         return peerPrivateData.clone();
     }

@@ -8,6 +8,11 @@ import java.net.SocketException;
  */
 public class IwarpUnavailableException extends SocketException {
 
+    /**
+     * Creates the exception.
+     *
+     * @param message what is missing and how to add it
+     */
     public IwarpUnavailableException(String message) {
         super(message);
     }

@@ -14,7 +14,11 @@ import java.util.Map;
  */
 public interface IwarpProvider {
 
-    /** A short human-readable name, for diagnostics. */
+    /**
+     * A short human-readable name, for diagnostics.
+     *
+     * @return the provider's name
+     */
     String name();
 
     /**
@@ -28,6 +32,10 @@ public interface IwarpProvider {
      * @param initiator true on the side that connected (MPA initiator), false on the side
      *                  that accepted (MPA responder)
      * @param options   the iWARP options set on the socket, by option
+     * @return the switched connection: its stream and its extended side
+     * @throws IOException if the switch fails: {@link io.extsock.IwarpNegotiationException} if
+     *         negotiation did not agree, another exception for an I/O error; the channel is
+     *         closed either way
      */
     IwarpSession attach(SocketChannel channel, boolean initiator,
                         Map<SocketOption<?>, Object> options) throws IOException;

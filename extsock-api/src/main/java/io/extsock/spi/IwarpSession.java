@@ -5,9 +5,17 @@ import io.extsock.verbs.IwarpConnection;
 /** A connection that a provider switched to iWARP: its stream and its extended side. */
 public interface IwarpSession {
 
-    /** The socket's byte stream over iWARP. */
+    /**
+     * The socket's byte stream over iWARP.
+     *
+     * @return what the socket's input and output streams read and write from now on
+     */
     SocketTransport stream();
 
-    /** The verbs view: registered memory, work requests, completions. */
+    /**
+     * The verbs view: registered memory, work requests, completions.
+     *
+     * @return what {@link io.extsock.ExtendedSocket#iwarp()} returns
+     */
     IwarpConnection connection();
 }

@@ -4,6 +4,11 @@ package io.extsock.verbs;
 @FunctionalInterface
 public interface CompletionHandler {
 
-    /** One completion; the view is valid only during this call. */
+    /**
+     * Receives one completion.
+     *
+     * @param completion the completion; the view is valid only during this call (copy it with
+     *                   {@link WorkCompletion#of} to keep it)
+     */
     void onCompletion(CompletionView completion);
 }

@@ -13,23 +13,36 @@ public interface CompletionQueue {
      * Hands up to {@code max} completions to the handler without blocking and without
      * allocating.
      *
-     * @return how many completions the handler received
+     * @param handler receives each completion, on the calling thread
+     * @param max     the most completions to hand over in this call
+     * @return how many completions the handler received (0 if none was available)
      */
     int poll(CompletionHandler handler, int max);
 
     /**
-     * Waits until a completion is available or the timeout elapses.
+     * Waits until a completion is available or the timeout elapses, without taking it.
      *
+     * @param timeout how long to wait at most
+     * @param unit    the unit of {@code timeout}
      * @return true if a completion is available
+     * @throws InterruptedException if the thread is interrupted while it waits
      */
     boolean await(long timeout, TimeUnit unit) throws InterruptedException;
 
     /**
-     * The next completion, waiting up to the timeout; null if none came. Allocates a {@link
-     * WorkCompletion}.
+     * Takes the next completion, waiting up to the timeout. Allocates a {@link WorkCompletion}.
+     *
+     * @param timeout how long to wait at most
+     * @param unit    the unit of {@code timeout}
+     * @return the completion, or null if none came within the timeout
+     * @throws InterruptedException if the thread is interrupted while it waits
      */
     WorkCompletion take(long timeout, TimeUnit unit) throws InterruptedException;
 
-    /** Completions available now. */
+    /**
+     * Counts the completions that are available now.
+     *
+     * @return how many completions {@link #poll} would hand over at once, without a limit
+     */
     int size();
 }

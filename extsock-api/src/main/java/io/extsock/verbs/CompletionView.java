@@ -7,18 +7,52 @@ package io.extsock.verbs;
  */
 public interface CompletionView {
 
+    /**
+     * The request's tag.
+     *
+     * @return the tag the application gave the request
+     */
     long tag();
 
+    /**
+     * The operation that completed.
+     *
+     * @return the request's operation
+     */
     WorkOpcode opcode();
 
+    /**
+     * How the request ended.
+     *
+     * @return {@link CompletionStatus#SUCCESS} or what failed
+     */
     CompletionStatus status();
 
+    /**
+     * The bytes transferred.
+     *
+     * @return the request's length; for a Receive, the length of the Send it received
+     */
     long byteLength();
 
+    /**
+     * Whether a received Send carried Solicited Event.
+     *
+     * @return for a Receive, true if the Send was solicited; false otherwise
+     */
     boolean solicited();
 
+    /**
+     * The local STag a Send with Invalidate invalidated.
+     *
+     * @return for a Receive of a Send with Invalidate, that STag; else 0
+     */
     int invalidatedStag();
 
-    /** For a failure, what went wrong; else null. */
+    /**
+     * What went wrong, in words.
+     *
+     * @return for a failure, what went wrong; else null
+     */
     String detail();
 }

@@ -18,6 +18,13 @@ public interface IwarpConnection {
     /**
      * Registers a buffer (its position 0 to its capacity). Direct and mapped buffers are used
      * in place; heap buffers are allowed but cost a copy on every transfer.
+     *
+     * @param buffer the memory to register; the region shares it (its content, not its position)
+     * @param access what the engine and the peer may do with it; an empty set allows local reads
+     *               only (a gather source)
+     * @return the registered region, with a fresh STag
+     * @throws IOException if the connection has ended or its table of regions is full
+     * @throws IllegalArgumentException if a read-only buffer is registered with a write right
      */
     MemoryRegion register(ByteBuffer buffer, Set<Access> access) throws IOException;
 
@@ -25,7 +32,13 @@ public interface IwarpConnection {
      * As {@link #register}, and locks the buffer's pages in RAM (mlock) as RDMA adapters pin
      * user buffers. Needs a direct or mapped buffer.
      *
-     * @throws IOException naming the limit (RLIMIT_MEMLOCK) when the OS refuses
+     * @param buffer the memory to register and pin: a direct or mapped buffer
+     * @param access what the engine and the peer may do with it
+     * @return the registered region, {@link MemoryRegion#isPinned() pinned}
+     * @throws IOException naming the limit (RLIMIT_MEMLOCK) when the OS refuses, or if the
+     *         connection has ended
+     * @throws IllegalArgumentException for a heap buffer (the garbage collector moves it), or a
+     *         read-only buffer with a write right
      */
     MemoryRegion registerPinned(ByteBuffer buffer, Set<Access> access) throws IOException;
 
@@ -33,23 +46,50 @@ public interface IwarpConnection {
      * Posts a request; its completion goes to {@link #completions()}. The request object may
      * be reused as soon as this returns.
      *
-     * @throws IOException if the connection has ended
+     * <p>A completion says how the request ended locally: an RDMA Write or a Send completes
+     * {@link CompletionStatus#SUCCESS} once its bytes are handed to TCP, not when they are
+     * placed at the peer. A Write the peer refuses (outside its region, an invalid STag, no
+     * right) still completes SUCCESS here; the peer answers with a Terminate, the connection
+     * ends, and every request still outstanding then completes {@link CompletionStatus#FLUSHED}
+     * (an RDMA Read the Terminate names: {@link CompletionStatus#REMOTE_ACCESS_ERROR}).
+     *
+     * @param request the request to post; it is copied, so it may be changed and posted again
+     * @throws IOException if the connection has ended (the message names why)
      * @throws IllegalArgumentException if the request is incomplete or a slice is invalid
      * @throws IllegalStateException for a Send or Receive while the socket's streams own them
-     *         (see {@link io.extsock.IwarpOptions#STREAMS})
+     *         (see {@link io.extsock.IwarpOptions#STREAMS}), or when the completion queue is
+     *         full of completions not yet polled
      */
     void post(WorkRequest request) throws IOException;
 
-    /** Posts a request whose completion completes the returned future instead of the queue. */
+    /**
+     * Posts a request whose completion completes the returned future instead of the queue.
+     *
+     * @param request the request to post; it is copied, so it may be changed and posted again
+     * @return a future completed with the request's completion (whatever its status), or
+     *         completed exceptionally with what {@link #post} would have thrown
+     */
     CompletableFuture<WorkCompletion> submit(WorkRequest request);
 
-    /** The completion queue of this connection. */
+    /**
+     * The completion queue of this connection.
+     *
+     * @return where the completions of {@link #post}ed requests arrive
+     */
     CompletionQueue completions();
 
-    /** What MPA negotiation agreed on. */
+    /**
+     * What MPA negotiation agreed on.
+     *
+     * @return the negotiated settings (revision, CRC, markers, IRD and ORD, FPDU size)
+     */
     IwarpSettings settings();
 
-    /** The private data the peer sent in its MPA Request or Reply (the application's part). */
+    /**
+     * The private data the peer sent in its MPA Request or Reply (the application's part).
+     *
+     * @return a copy of the peer's private data; empty if it sent none
+     */
     byte[] peerPrivateData();
 
     /**

@@ -11,6 +11,13 @@ import java.io.IOException;
 @FunctionalInterface
 public interface IwarpSetup {
 
-    /** Called once per connection, on the thread that switches it, before the engine starts. */
+    /**
+     * Prepares one connection. Called once per connection, on the thread that switches it,
+     * before the engine starts.
+     *
+     * @param connection the connection's extended side, ready for registrations and posts
+     * @throws IOException to fail the switch: the socket is closed and the exception reaches
+     *         the code that set IWARP_MODE (or first used an accepted socket)
+     */
     void prepare(IwarpConnection connection) throws IOException;
 }

@@ -37,6 +37,14 @@ public record IwarpStatistics(long bytesSent, long bytesReceived, Map<MessageTyp
     /**
      * Makes immutable copies of the maps; a type missing from one counts 0.
      *
+     * @param bytesSent        octets handed to TCP since the switch
+     * @param bytesReceived    octets read from TCP since the switch
+     * @param messagesSent     RDMAP messages sent, by type
+     * @param messagesReceived RDMAP messages received whole, by type
+     * @param payloadSent      octets of payload sent, by type
+     * @param payloadReceived  octets of payload received, by type
+     * @param errors           work requests that completed with an error other than FLUSHED
+     * @param streamWindow     octets of stream receive buffers posted for the peer
      * @throws NullPointerException if a map is null
      */
     public IwarpStatistics {
@@ -46,12 +54,22 @@ public record IwarpStatistics(long bytesSent, long bytesReceived, Map<MessageTyp
         payloadReceived = complete(payloadReceived);
     }
 
-    /** Messages sent of one type. */
+    /**
+     * Messages sent of one type.
+     *
+     * @param type the RDMAP message type
+     * @return how many this side sent; 0 for a type it never sent
+     */
     public long messagesSent(MessageType type) {
         return messagesSent.get(type);
     }
 
-    /** Messages received of one type. */
+    /**
+     * Messages received of one type.
+     *
+     * @param type the RDMAP message type
+     * @return how many this side received; 0 for a type it never received
+     */
     public long messagesReceived(MessageType type) {
         return messagesReceived.get(type);
     }

@@ -13,31 +13,76 @@ import java.util.Set;
  */
 public interface MemoryRegion extends AutoCloseable {
 
-    /** The registered buffer (position 0, limit = capacity at registration). */
+    /**
+     * The registered buffer.
+     *
+     * @return the buffer as registered (position 0, limit = capacity at registration)
+     */
     ByteBuffer buffer();
 
-    /** The STag: a 24-bit index and an 8-bit key (RFC 5040 section 2.1, RFC 5042). */
+    /**
+     * The STag: a 24-bit index and an 8-bit key (RFC 5040 section 2.1, RFC 5042).
+     *
+     * @return the region's steering tag
+     */
     int stag();
 
-    /** The region's length in bytes. */
+    /**
+     * The region's length.
+     *
+     * @return the length in bytes
+     */
     long length();
 
-    /** What may be done with the region. */
+    /**
+     * What may be done with the region.
+     *
+     * @return the rights it was registered with
+     */
     Set<Access> access();
 
-    /** Whether the region is locked in RAM (see {@link IwarpConnection#registerPinned}). */
+    /**
+     * Whether the region is locked in RAM (see {@link IwarpConnection#registerPinned}).
+     *
+     * @return true if pinned
+     */
     boolean isPinned();
 
-    /** False once the region was closed or invalidated by a Send with Invalidate. */
+    /**
+     * Whether the region can still be used.
+     *
+     * @return false once the region was closed, invalidated by a Send with Invalidate, or its
+     *         connection ended (which deregisters every region)
+     */
     boolean isValid();
 
-    /** The whole region as the peer addresses it. Needs a remote right. */
+    /**
+     * The whole region as the peer addresses it. Needs a remote right.
+     *
+     * @return STag, offset 0 and the region's length
+     * @throws IllegalStateException if the region grants no remote right or is no longer valid
+     */
     RemoteBuffer remote();
 
-    /** A window of the region as the peer addresses it. Needs a remote right. */
+    /**
+     * A window of the region as the peer addresses it. Needs a remote right.
+     *
+     * @param offset where the window starts in the region
+     * @param length the window's length in bytes
+     * @return STag, offset and length of the window
+     * @throws IllegalStateException if the region grants no remote right or is no longer valid
+     * @throws IndexOutOfBoundsException if the window does not lie within the region
+     */
     RemoteBuffer remote(long offset, long length);
 
-    /** A window of the region for local use in a work request. */
+    /**
+     * A window of the region for local use in a work request.
+     *
+     * @param offset where the window starts in the region
+     * @param length the window's length in bytes
+     * @return the slice
+     * @throws IndexOutOfBoundsException if the window does not lie within the region
+     */
     RegionSlice slice(long offset, int length);
 
     /** Deregisters the region; idempotent. */

@@ -9,6 +9,15 @@ package io.extsock.verbs;
  */
 public record RegionSlice(MemoryRegion region, long offset, int length) {
 
+    /**
+     * Checks that the window lies within the region.
+     *
+     * @param region the registered region
+     * @param offset where the window starts in the region
+     * @param length the window's length in bytes
+     * @throws NullPointerException if {@code region} is null
+     * @throws IndexOutOfBoundsException if the window is negative or reaches past the region
+     */
     public RegionSlice {
         if (region == null) {
             throw new NullPointerException("region");

@@ -15,11 +15,21 @@ package io.extsock.verbs;
 public record WorkCompletion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
                              boolean solicited, int invalidatedStag, String detail) {
 
+    /**
+     * Whether the request succeeded.
+     *
+     * @return true if the status is {@link CompletionStatus#SUCCESS}
+     */
     public boolean isSuccess() {
         return status == CompletionStatus.SUCCESS;
     }
 
-    /** A copy of a view, for keeping. */
+    /**
+     * Copies a view, for keeping.
+     *
+     * @param view a completion seen during {@link CompletionQueue#poll}
+     * @return a value with the view's fields
+     */
     public static WorkCompletion of(CompletionView view) {
         return new WorkCompletion(view.tag(), view.opcode(), view.status(), view.byteLength(),
                 view.solicited(), view.invalidatedStag(), view.detail());

@@ -2,5 +2,12 @@ package io.extsock.verbs;
 
 /** The operation a completion reports. */
 public enum WorkOpcode {
-    SEND, RECEIVE, RDMA_WRITE, RDMA_READ
+    /** A {@link SendRequest}. */
+    SEND,
+    /** A {@link ReceiveRequest}. */
+    RECEIVE,
+    /** A {@link WriteRequest}. */
+    RDMA_WRITE,
+    /** A {@link ReadRequest}. */
+    RDMA_READ
 }

@@ -15,7 +15,16 @@ public abstract sealed class WorkRequest permits SendRequest, ReceiveRequest, Wr
 
     private long tag;
 
-    /** The application's tag, returned in the request's completion. */
+    /** Creates a request; the permitted subclasses are the only ones. */
+    public WorkRequest() {
+        // as the default constructor; declared for its javadoc
+    }
+
+    /**
+     * The application's tag, returned in the request's completion.
+     *
+     * @return the tag; 0 unless set
+     */
     public long tag() {
         return tag;
     }
@@ -24,7 +33,11 @@ public abstract sealed class WorkRequest permits SendRequest, ReceiveRequest, Wr
         this.tag = tag;
     }
 
-    /** The operation the completion will report. */
+    /**
+     * The operation the completion will report.
+     *
+     * @return this request's operation
+     */
     public abstract WorkOpcode opcode();
 
     /** A scatter or gather list: up to {@link #MAX_SLICES} region slices. */

@@ -11,18 +11,40 @@ import jnr.ffi.types.size_t;
  */
 public interface LibcMemoryCalls {
 
-    /** mlock(2): lock the pages of {@code [address, address + length)} in RAM; 0 or -1 and errno. */
+    /**
+     * mlock(2): locks the pages of {@code [address, address + length)} in RAM.
+     *
+     * @param address the range's first byte
+     * @param length  the range's length in bytes
+     * @return 0, or -1 with errno set
+     */
     @SaveError
     int mlock(Pointer address, @size_t long length);
 
-    /** munlock(2): undo mlock for the pages of the range; 0 or -1 and errno. */
+    /**
+     * munlock(2): undoes mlock for the pages of the range.
+     *
+     * @param address the range's first byte
+     * @param length  the range's length in bytes
+     * @return 0, or -1 with errno set
+     */
     @SaveError
     int munlock(Pointer address, @size_t long length);
 
-    /** getrlimit(2): fills {@code limits} with the soft and hard rlim_t values; 0 or -1 and errno. */
+    /**
+     * getrlimit(2): fills {@code limits} with the soft and hard rlim_t values.
+     *
+     * @param resource the resource (RLIMIT_MEMLOCK)
+     * @param limits   room for two rlim_t values
+     * @return 0, or -1 with errno set
+     */
     @SaveError
     int getrlimit(int resource, Pointer limits);
 
-    /** getpagesize(2): the page size, the unit mlock and munlock work in. */
+    /**
+     * getpagesize(2): the unit mlock and munlock work in.
+     *
+     * @return the page size in bytes
+     */
     int getpagesize();
 }
