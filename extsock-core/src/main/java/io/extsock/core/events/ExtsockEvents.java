@@ -69,38 +69,16 @@ public final class ExtsockEvents {
 
     /** This side sent a Terminate. */
     public static void terminateSent(String peer, TerminateHeader terminate, String detail) {
-        if (!FlightRecorder.isInitialized()) {
-            return;  // no recording can be running: not even the event class is loaded
+        if (FlightRecorder.isInitialized()) {  // else no recording can be running: not even the event class is loaded
+            new TerminateSentEvent().commit(peer, terminate, detail);
         }
-        TerminateSentEvent event = new TerminateSentEvent();
-        if (!event.shouldCommit()) {
-            return;
-        }
-        event.peer = peer;
-        event.layer = layerName(terminate.layer());
-        event.errorType = terminate.errorType();
-        event.errorCode = terminate.errorCode();
-        event.error = errorName(terminate);
-        event.detail = detail;
-        event.commit();
     }
 
     /** The peer sent a Terminate. */
     public static void terminateReceived(String peer, TerminateHeader terminate, String detail) {
-        if (!FlightRecorder.isInitialized()) {
-            return;  // no recording can be running: not even the event class is loaded
+        if (FlightRecorder.isInitialized()) {
+            new TerminateReceivedEvent().commit(peer, terminate, detail);
         }
-        TerminateReceivedEvent event = new TerminateReceivedEvent();
-        if (!event.shouldCommit()) {
-            return;
-        }
-        event.peer = peer;
-        event.layer = layerName(terminate.layer());
-        event.errorType = terminate.errorType();
-        event.errorCode = terminate.errorCode();
-        event.error = errorName(terminate);
-        event.detail = detail;
-        event.commit();
     }
 
     /** The socket stream's receive window grew. */
