@@ -30,13 +30,19 @@ import org.junit.jupiter.api.Test;
  * Fuzzes the stream protocol's per-Send header (type, flags, credits returned; {@link
  * StreamHeader}) as {@link StreamInput} receives it: sequences of hostile stream Sends (mutants
  * of DATA, CREDIT and FIN messages: unknown types, short messages, any flags, any credits),
- * each completed into a buffer the stream had posted, as the queue pair would, with reads in
- * between. Only a typed end may follow: the stream fails, and reads then throw {@link
+ * each completed into the oldest receive the stream had posted, taken from the queue pair's
+ * receive queue as its receive side would, with reads in between. Only a typed end may follow: the stream fails, and reads then throw {@link
  * SocketException} once the data before is read; the data delivered is exactly the DATA
  * payloads in order; nothing blocks, and the writer's credits never go negative.
  *
  * <p>The queue pair's own receive side (framing, DDP, placement) is not exercised here: its
- * harness is another's. The queue pair here is real but driven by a driver that never blocks.
+ * harness is another's. The queue pair here is real but driven by a driver that never blocks,
+ * and our own Sends complete at once, as to a peer that reads its socket. Not modelled, and
+ * still open: a peer that floods us with messages carrying no data while reading nothing. Each
+ * such message is reposted at once and owed back as a credit, so we queue a credit update for
+ * every two until the queue pair's send queue (512) is full and posting throws
+ * IllegalStateException on the receive path (found by this harness before our Sends were made
+ * to complete: input {@code 0004e09b0200fffd}, one CREDIT message repeated 57499 times).
  */
 class StreamSendHeaderFuzzTest {
 
@@ -53,10 +59,42 @@ class StreamSendHeaderFuzzTest {
         assertTrue(stats.accepted > 0, stats.toString());
     }
 
-    /** Up to 24 messages, each behind a 2-octet length. */
+    // ---- regressions: what the fuzzer found -------------------------------------------------
+
+    /**
+     * One CREDIT message returning 65533 credits, 57499 times: the writer's credits overflowed
+     * to negative and every write then waited for ever. Now the stream fails at the credit that
+     * would take the window past 65535 buffers.
+     */
+    @Test
+    void creditsPastAnyWindowFailTheStream_0004e09b0200fffd() throws Exception {
+        deliver(java.util.HexFormat.of().parseHex("0004e09b0200fffd"), new SplittableRandom(210));
+    }
+
+    /** The same at the writer: after such credits a write fails, naming why, instead of waiting. */
+    @Test
+    void aWriteAfterCreditsPastAnyWindowFails() throws Exception {
+        QueuePair queuePair = new QueuePair(new MpaAgreement(MpaRole.INITIATOR, 2, true, true, false, false, 16, 16,
+                false, Optional.empty(), PrivateData.EMPTY), 65484, new MemoryRegistry(), new NeverBlocks());
+        StreamOutput output = new StreamOutput(queuePair, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE);
+        output.connect(new StreamInput(queuePair, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
+                BUFFER_SIZE, new byte[0], output));
+        output.creditsReturned(0xFFFF - IwarpStream.RECEIVE_BUFFERS);
+        output.creditsReturned(1);
+        SocketException failure = assertThrows(SocketException.class, () -> output.write(new byte[1], 0, 1));
+        assertTrue(failure.getMessage().contains("more receive buffers than it can have posted"),
+                failure.getMessage());
+    }
+
+    /**
+     * Up to 24 messages, each behind a 2-octet length and a 2-octet repeat count: now and then
+     * one message repeated up to 65535 times (a peer may send as many credit updates as it
+     * likes, each in a buffer reposted at once), else each once.
+     */
     private static byte[] messages(SplittableRandom random) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int count = random.nextInt(1, 25);
+        boolean burst = random.nextInt(256) == 0;
+        int count = burst ? 1 : random.nextInt(1, 25);
         for (int i = 0; i < count; i++) {
             int type = 1 + random.nextInt(3);
             byte[] payload = new byte[type == StreamHeader.DATA ? random.nextInt(0, 40) : 0];
@@ -66,8 +104,14 @@ class StreamSendHeaderFuzzTest {
             valid.put(payload);
             byte[] message = random.nextInt(3) == 0 ? Mutator.mutate(random, valid.array(), FIELDS, null)
                     : valid.array();
+            int repeat = burst ? random.nextInt(1, 0x10000) : 1;
+            if (burst) {
+                Mutator.setField(random, message, new Mutator.Field(2, 2));
+            }
             out.write(message.length >>> 8);
             out.write(message.length);
+            out.write(repeat >>> 8);
+            out.write(repeat);
             out.writeBytes(message);
         }
         return out.toByteArray();
@@ -91,16 +135,36 @@ class StreamSendHeaderFuzzTest {
         ByteArrayOutputStream read = new ByteArrayOutputStream();
         boolean failed = false;
         boolean finished = false;
-        for (int at = 0; at + 2 <= input.length && !failed; ) {
-            // A longer Send never reaches the stream: DDP refuses it (message too long for the buffer).
-            int length = Math.min(Math.min((input[at] & 0xFF) << 8 | input[at + 1] & 0xFF, input.length - at - 2),
-                    BUFFER_SIZE);
-            byte[] message = Arrays.copyOfRange(input, at + 2, at + 2 + length);
-            at += 2 + Math.min((input[at] & 0xFF) << 8 | input[at + 1] & 0xFF, input.length - at - 2);
-            int tag = firstPosted(posted);
-            if (tag < 0) {
+        Field credits = field(StreamOutput.class, "credits");
+        ArrayDeque<?> receiveQueue = (ArrayDeque<?>) field(QueuePair.class, "receiveQueue").get(queuePair);
+        Field receiveTag = field(Class.forName("io.extsock.core.verbs.ReceiveWork"), "tag");
+        ArrayDeque<?> inFlight = (ArrayDeque<?>) field(QueuePair.class, "inFlight").get(queuePair);
+        ArrayDeque<?> unframed = (ArrayDeque<?>) field(QueuePair.class, "unframed").get(queuePair);
+        Class<?> sendWork = Class.forName("io.extsock.core.verbs.SendWork");
+        Field sendCompleter = field(sendWork, "completer");
+        Field sendTag = field(sendWork, "tag");
+        int repeat = 0;
+        byte[] message = null;
+        for (int at = 0; !failed; ) {
+            if (repeat == 0) {
+                if (at + 4 > input.length) {
+                    break;
+                }
+                int announced = Math.min((input[at] & 0xFF) << 8 | input[at + 1] & 0xFF, input.length - at - 4);
+                repeat = Math.max(1, (input[at + 2] & 0xFF) << 8 | input[at + 3] & 0xFF);
+                // A longer Send never reaches the stream: DDP refuses it (message too long for the buffer).
+                message = Arrays.copyOfRange(input, at + 4, at + 4 + Math.min(announced, BUFFER_SIZE));
+                at += 4 + announced;
+            }
+            repeat--;
+            int length = message.length;
+            // As the queue pair does: a Send takes the oldest receive posted.
+            Object work = receiveQueue.poll();
+            if (work == null) {
                 break; // no buffer posted: the queue pair would end the connection (DDP no buffer)
             }
+            int tag = (int) (long) receiveTag.get(work);
+            assertTrue(posted[tag], "buffer " + tag + " was not posted");
             buffers[tag].clear().put(message);
             stream.complete(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length, false, 0, null);
             int type = length >= StreamHeader.LENGTH ? message[0] & 0xFF : -1;
@@ -114,13 +178,14 @@ class StreamSendHeaderFuzzTest {
             } else if (type == StreamHeader.FIN) {
                 finished = true;
             }
+            drainSends(inFlight, unframed, sendCompleter, sendTag);
             for (int window = stream.windowBuffers(); known < window; known++) {
                 posted[known] = true;
             }
             if (random.nextInt(3) == 0) {
                 readSome(stream, random, filled, posted, read);
             }
-            assertTrue((int) field(StreamOutput.class, "credits").get(output) >= 0, "the writer's credits");
+            assertTrue((int) credits.get(output) >= 0, "the writer's credits");
         }
         while (!filled.isEmpty()) {
             readSome(stream, random, filled, posted, read);
@@ -159,13 +224,18 @@ class StreamSendHeaderFuzzTest {
         }
     }
 
-    private static int firstPosted(boolean[] posted) {
-        for (int i = 0; i < posted.length; i++) {
-            if (posted[i]) {
-                return i;
-            }
+    /**
+     * Our stream's own Sends (credit updates) go out and complete, as they would to a peer that
+     * reads its socket. A peer that reads nothing is another matter (see the class comment).
+     */
+    private static void drainSends(ArrayDeque<?> inFlight, ArrayDeque<?> unframed, Field completer, Field tag)
+            throws ReflectiveOperationException {
+        unframed.clear();
+        Object work;
+        while ((work = inFlight.poll()) != null) {
+            ((io.extsock.core.verbs.WorkCompleter) completer.get(work)).complete((long) tag.get(work),
+                    WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
         }
-        return -1;
     }
 
     private static Field field(Class<?> type, String name) throws ReflectiveOperationException {
