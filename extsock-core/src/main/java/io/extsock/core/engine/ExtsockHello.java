@@ -1,5 +1,6 @@
 package io.extsock.core.engine;
 
+import io.extsock.IwarpNegotiationException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -14,11 +15,22 @@ import java.util.Arrays;
  *
  * A peer whose private data does not start with the magic is not extsock (Linux siw, a
  * hardware adapter): verbs work with it, the socket's streams do not.
+ *
+ * <p>A peer that says hello announces either 0 receive buffers (its streams are off) or at
+ * least 2 of more than 4 octets each: a stream writer keeps its last credit for a credit update
+ * or FIN, so data needs two, and each Send carries the 4-octet stream header before its data.
+ * Anything else is refused as malformed (found by fuzzing: a buffer size of 4 or less made the
+ * writer send empty Sends for ever or throw IndexOutOfBoundsException, one buffer made it wait
+ * for ever).
  */
 record ExtsockHello(int streamReceiveBuffers, int streamBufferSize) {
 
     static final int LENGTH = 10;
     private static final byte[] MAGIC = {'X', 'S', 'K', '1'};
+    /** Credits a stream writer needs for data: one to spend and one kept for a credit update or FIN. */
+    static final int MIN_RECEIVE_BUFFERS = 2;
+    /** The stream header every Send carries (StreamHeader.LENGTH); a buffer must hold a data octet more. */
+    private static final int STREAM_HEADER_LENGTH = 4;
 
     /** No extsock peer: nobody said hello. */
     static final ExtsockHello NONE = new ExtsockHello(0, 0);
@@ -34,18 +46,35 @@ record ExtsockHello(int streamReceiveBuffers, int streamBufferSize) {
         return out.array();
     }
 
-    /** The hello at the start of the peer's private data, or {@link #NONE}. */
-    static ExtsockHello readFrom(byte[] privateData) {
-        if (privateData.length < LENGTH || !Arrays.equals(privateData, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
+    /**
+     * The hello at the start of the peer's private data, or {@link #NONE}.
+     *
+     * @throws IwarpNegotiationException (MALFORMED) when the hello announces receive buffers no
+     *     stream can run on (see the class comment)
+     */
+    static ExtsockHello readFrom(byte[] privateData) throws IwarpNegotiationException {
+        if (!saysHello(privateData)) {
             return NONE;
         }
         ByteBuffer in = ByteBuffer.wrap(privateData, MAGIC.length, LENGTH - MAGIC.length);
-        return new ExtsockHello(Short.toUnsignedInt(in.getShort()), in.getInt());
+        int buffers = Short.toUnsignedInt(in.getShort());
+        int size = in.getInt();
+        if (buffers != 0 && (buffers < MIN_RECEIVE_BUFFERS || size <= STREAM_HEADER_LENGTH)) {
+            throw new IwarpNegotiationException(IwarpNegotiationException.Reason.MALFORMED, "the peer's extsock hello"
+                    + " announces " + buffers + " stream receive buffers of " + Integer.toUnsignedString(size)
+                    + " octets; a stream needs 0 (off) or at least " + MIN_RECEIVE_BUFFERS + " of more than "
+                    + STREAM_HEADER_LENGTH, null);
+        }
+        return new ExtsockHello(buffers, size);
     }
 
     /** The application's part of the peer's private data. */
     static byte[] applicationData(byte[] privateData) {
-        return readFrom(privateData) == NONE ? privateData.clone()
-                : Arrays.copyOfRange(privateData, LENGTH, privateData.length);
+        return saysHello(privateData) ? Arrays.copyOfRange(privateData, LENGTH, privateData.length)
+                : privateData.clone();
+    }
+
+    private static boolean saysHello(byte[] privateData) {
+        return privateData.length >= LENGTH && Arrays.equals(privateData, 0, MAGIC.length, MAGIC, 0, MAGIC.length);
     }
 }

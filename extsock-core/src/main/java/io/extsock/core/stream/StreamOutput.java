@@ -33,6 +33,13 @@ final class StreamOutput implements WorkCompleter {
     private final ReentrantLock writing = new ReentrantLock();
     private StreamInput input;
 
+    /**
+     * The most receive buffers a peer can have posted for our stream: its announcement counts
+     * them in 16 bits (and an extsock peer posts at most {@link IwarpStream#MAX_RECEIVE_BUFFERS}).
+     * A peer that returns more credits than that breaks the protocol.
+     */
+    static final int MAX_PEER_CREDITS = 0xFFFF;
+
     private int credits;
     /** DATA Sends not yet completed, and why one of them failed: what decides a write's fate. */
     private int dataSendsOutstanding;
@@ -174,13 +181,31 @@ final class StreamOutput implements WorkCompleter {
     /** The peer posted buffers again. */
     void creditsReturned(int count) {
         boolean owed;
+        boolean refused = false;
         synchronized (this) {
-            credits += count;
-            owed = creditUpdateWanted;
-            creditUpdateWanted = false;
+            if (count > MAX_PEER_CREDITS - credits) {
+                // Found by fuzzing (StreamSendHeaderFuzzTest): credits summed without a bound
+                // overflowed after 32768 messages returning 65535 each, and every writer then
+                // waited for ever. No peer has that many buffers posted: the stream fails, and a
+                // writer waiting for credits sees it.
+                if (failure == null) {
+                    failure = "the peer returned " + count + " stream credits on top of " + credits
+                            + ", more receive buffers than it can have posted (" + MAX_PEER_CREDITS
+                            + "): it is not speaking extsock's stream protocol";
+                }
+                owed = false;
+                refused = true;
+            } else {
+                credits += count;
+                owed = creditUpdateWanted;
+                creditUpdateWanted = false;
+            }
         }
         if (owed) {
             sendCreditsSoon();
+        }
+        if (refused) {
+            queuePair.wakeWaiters();  // a writer waiting for credits sees the failure
         }
     }
 

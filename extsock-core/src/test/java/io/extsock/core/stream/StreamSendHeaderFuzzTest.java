@@ -1,0 +1,266 @@
+package io.extsock.core.stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.extsock.core.fuzz.Fuzz;
+import io.extsock.core.fuzz.Mutator;
+import io.extsock.core.mpa.MpaAgreement;
+import io.extsock.core.mpa.MpaRole;
+import io.extsock.core.mpa.PrivateData;
+import io.extsock.core.verbs.MemoryRegistry;
+import io.extsock.core.verbs.QueuePair;
+import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.WorkOpcode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.lang.reflect.Field;
+import java.net.SocketException;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fuzzes the stream protocol's per-Send header (type, flags, credits returned; {@link
+ * StreamHeader}) as {@link StreamInput} receives it: sequences of hostile stream Sends (mutants
+ * of DATA, CREDIT and FIN messages: unknown types, short messages, any flags, any credits),
+ * each completed into the oldest receive the stream had posted, taken from the queue pair's
+ * receive queue as its receive side would, with reads in between. Only a typed end may follow: the stream fails, and reads then throw {@link
+ * SocketException} once the data before is read; the data delivered is exactly the DATA
+ * payloads in order; nothing blocks, and the writer's credits never go negative.
+ *
+ * <p>The queue pair's own receive side (framing, DDP, placement) is not exercised here: its
+ * harness is another's. The queue pair here is real but driven by a driver that never blocks,
+ * and our own Sends complete at once, as to a peer that reads its socket. Not modelled, and
+ * still open: a peer that floods us with messages carrying no data while reading nothing. Each
+ * such message is reposted at once and owed back as a credit, so we queue a credit update for
+ * every two until the queue pair's send queue (512) is full and posting throws
+ * IllegalStateException on the receive path (found by this harness before our Sends were made
+ * to complete: input {@code 0004e09b0200fffd}, one CREDIT message repeated 57499 times).
+ */
+class StreamSendHeaderFuzzTest {
+
+    /** Smaller than the real 64 KiB, which would cost a 256 KiB direct allocation per input; messages fit it. */
+    private static final int BUFFER_SIZE = 1024;
+
+    private static final Mutator.Field[] FIELDS = {new Mutator.Field(0, 1), new Mutator.Field(1, 1),
+        new Mutator.Field(2, 2), new Mutator.Field(2, 1)};
+
+    @Test
+    void hostileStreamSends() {
+        Fuzz.Stats stats = Fuzz.run("stream per-Send header", Fuzz.inputs(10_000), StreamSendHeaderFuzzTest::messages,
+                StreamSendHeaderFuzzTest::deliver);
+        assertTrue(stats.accepted > 0, stats.toString());
+    }
+
+    // ---- regressions: what the fuzzer found -------------------------------------------------
+
+    /**
+     * One CREDIT message returning 65533 credits, 57499 times: the writer's credits overflowed
+     * to negative and every write then waited for ever. Now the stream fails at the credit that
+     * would take the window past 65535 buffers.
+     */
+    @Test
+    void creditsPastAnyWindowFailTheStream_0004e09b0200fffd() throws Exception {
+        deliver(java.util.HexFormat.of().parseHex("0004e09b0200fffd"), new SplittableRandom(210));
+    }
+
+    /** The same at the writer: after such credits a write fails, naming why, instead of waiting. */
+    @Test
+    void aWriteAfterCreditsPastAnyWindowFails() throws Exception {
+        QueuePair queuePair = new QueuePair(new MpaAgreement(MpaRole.INITIATOR, 2, true, true, false, false, 16, 16,
+                false, Optional.empty(), PrivateData.EMPTY), 65484, new MemoryRegistry(), new NeverBlocks());
+        StreamOutput output = new StreamOutput(queuePair, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE);
+        output.connect(new StreamInput(queuePair, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
+                BUFFER_SIZE, new byte[0], output));
+        output.creditsReturned(0xFFFF - IwarpStream.RECEIVE_BUFFERS);
+        output.creditsReturned(1);
+        SocketException failure = assertThrows(SocketException.class, () -> output.write(new byte[1], 0, 1));
+        assertTrue(failure.getMessage().contains("more receive buffers than it can have posted"),
+                failure.getMessage());
+    }
+
+    /**
+     * Up to 24 messages, each behind a 2-octet length and a 2-octet repeat count: now and then
+     * one message repeated up to 65535 times (a peer may send as many credit updates as it
+     * likes, each in a buffer reposted at once), else each once.
+     */
+    private static byte[] messages(SplittableRandom random) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        boolean burst = random.nextInt(256) == 0;
+        int count = burst ? 1 : random.nextInt(1, 25);
+        for (int i = 0; i < count; i++) {
+            int type = 1 + random.nextInt(3);
+            byte[] payload = new byte[type == StreamHeader.DATA ? random.nextInt(0, 40) : 0];
+            random.nextBytes(payload);
+            ByteBuffer valid = ByteBuffer.allocate(StreamHeader.LENGTH + payload.length);
+            StreamHeader.put(valid, type, random.nextInt(4) == 0 ? StreamHeader.WAITED : 0, random.nextInt(0, 3));
+            valid.put(payload);
+            byte[] message = random.nextInt(3) == 0 ? Mutator.mutate(random, valid.array(), FIELDS, null)
+                    : valid.array();
+            int repeat = burst ? random.nextInt(1, 0x10000) : 1;
+            if (burst) {
+                Mutator.setField(random, message, new Mutator.Field(2, 2));
+            }
+            out.write(message.length >>> 8);
+            out.write(message.length);
+            out.write(repeat >>> 8);
+            out.write(repeat);
+            out.writeBytes(message);
+        }
+        return out.toByteArray();
+    }
+
+    private static void deliver(byte[] input, SplittableRandom random) throws Exception {
+        QueuePair queuePair = new QueuePair(new MpaAgreement(MpaRole.INITIATOR, 2, true, true, false, false, 16, 16,
+                false, Optional.empty(), PrivateData.EMPTY), 65484, new MemoryRegistry(), new NeverBlocks());
+        StreamOutput output = new StreamOutput(queuePair, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE);
+        StreamInput stream = new StreamInput(queuePair, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
+                BUFFER_SIZE, new byte[0], output);
+        output.connect(stream);
+        stream.postAll();
+        ByteBuffer[] buffers = (ByteBuffer[]) field(StreamInput.class, "buffers").get(stream);
+
+        boolean[] posted = new boolean[IwarpStream.MAX_RECEIVE_BUFFERS];
+        Arrays.fill(posted, 0, IwarpStream.RECEIVE_BUFFERS, true);
+        int known = IwarpStream.RECEIVE_BUFFERS;
+        ArrayDeque<int[]> filled = new ArrayDeque<>(); // {tag, octets left to read}
+        ByteArrayOutputStream expected = new ByteArrayOutputStream();
+        ByteArrayOutputStream read = new ByteArrayOutputStream();
+        boolean failed = false;
+        boolean finished = false;
+        Field credits = field(StreamOutput.class, "credits");
+        ArrayDeque<?> receiveQueue = (ArrayDeque<?>) field(QueuePair.class, "receiveQueue").get(queuePair);
+        Field receiveTag = field(Class.forName("io.extsock.core.verbs.ReceiveWork"), "tag");
+        ArrayDeque<?> inFlight = (ArrayDeque<?>) field(QueuePair.class, "inFlight").get(queuePair);
+        ArrayDeque<?> unframed = (ArrayDeque<?>) field(QueuePair.class, "unframed").get(queuePair);
+        Class<?> sendWork = Class.forName("io.extsock.core.verbs.SendWork");
+        Field sendCompleter = field(sendWork, "completer");
+        Field sendTag = field(sendWork, "tag");
+        int repeat = 0;
+        byte[] message = null;
+        for (int at = 0; !failed; ) {
+            if (repeat == 0) {
+                if (at + 4 > input.length) {
+                    break;
+                }
+                int announced = Math.min((input[at] & 0xFF) << 8 | input[at + 1] & 0xFF, input.length - at - 4);
+                repeat = Math.max(1, (input[at + 2] & 0xFF) << 8 | input[at + 3] & 0xFF);
+                // A longer Send never reaches the stream: DDP refuses it (message too long for the buffer).
+                message = Arrays.copyOfRange(input, at + 4, at + 4 + Math.min(announced, BUFFER_SIZE));
+                at += 4 + announced;
+            }
+            repeat--;
+            int length = message.length;
+            // As the queue pair does: a Send takes the oldest receive posted.
+            Object work = receiveQueue.poll();
+            if (work == null) {
+                break; // no buffer posted: the queue pair would end the connection (DDP no buffer)
+            }
+            int tag = (int) (long) receiveTag.get(work);
+            assertTrue(posted[tag], "buffer " + tag + " was not posted");
+            buffers[tag].clear().put(message);
+            stream.complete(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length, false, 0, null);
+            int type = length >= StreamHeader.LENGTH ? message[0] & 0xFF : -1;
+            if (type < StreamHeader.DATA || type > StreamHeader.FIN) {
+                failed = true;
+                posted[tag] = false;
+            } else if (type == StreamHeader.DATA && length > StreamHeader.LENGTH) {
+                posted[tag] = false;
+                filled.add(new int[] {tag, length - StreamHeader.LENGTH});
+                expected.write(message, StreamHeader.LENGTH, length - StreamHeader.LENGTH);
+            } else if (type == StreamHeader.FIN) {
+                finished = true;
+            }
+            drainSends(inFlight, unframed, sendCompleter, sendTag);
+            for (int window = stream.windowBuffers(); known < window; known++) {
+                posted[known] = true;
+            }
+            if (random.nextInt(3) == 0) {
+                readSome(stream, random, filled, posted, read);
+            }
+            assertTrue((int) credits.get(output) >= 0, "the writer's credits");
+        }
+        while (!filled.isEmpty()) {
+            readSome(stream, random, filled, posted, read);
+        }
+        assertArrayEquals(expected.toByteArray(), read.toByteArray(), "the stream's data");
+        assertEquals(0, stream.available());
+        byte[] one = new byte[1];
+        if (finished) {
+            assertEquals(-1, stream.read(one, 0, 1, 0), "end of stream after a FIN");
+        } else if (failed) {
+            assertThrows(SocketException.class, () -> stream.read(one, 0, 1, 0));
+        }
+    }
+
+    /** Reads part of what is there, as an application would; buffers read out go back to the posted. */
+    private static void readSome(StreamInput stream, SplittableRandom random, ArrayDeque<int[]> filled,
+            boolean[] posted, ByteArrayOutputStream read) throws IOException {
+        int available = stream.available();
+        assertEquals(filled.stream().mapToInt(entry -> entry[1]).sum(), available, "available()");
+        if (available == 0) {
+            return;
+        }
+        byte[] into = new byte[random.nextInt(1, available + 1)];
+        int count = stream.read(into, 0, into.length, 0);
+        assertTrue(count >= 1 && count <= into.length, "read " + count);
+        read.write(into, 0, count);
+        for (int left = count; left > 0; ) {
+            int[] head = filled.peek();
+            int taken = Math.min(left, head[1]);
+            head[1] -= taken;
+            left -= taken;
+            if (head[1] == 0) {
+                filled.remove();
+                posted[head[0]] = true;
+            }
+        }
+    }
+
+    /**
+     * Our stream's own Sends (credit updates) go out and complete, as they would to a peer that
+     * reads its socket. A peer that reads nothing is another matter (see the class comment).
+     */
+    private static void drainSends(ArrayDeque<?> inFlight, ArrayDeque<?> unframed, Field completer, Field tag)
+            throws ReflectiveOperationException {
+        unframed.clear();
+        Object work;
+        while ((work = inFlight.poll()) != null) {
+            ((io.extsock.core.verbs.WorkCompleter) completer.get(work)).complete((long) tag.get(work),
+                    WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
+        }
+    }
+
+    private static Field field(Class<?> type, String name) throws ReflectiveOperationException {
+        Field field = type.getDeclaredField(name);
+        field.setAccessible(true);
+        return field;
+    }
+
+    /** A driver that transmits nothing and never waits: a wait sees the condition as it is. */
+    private static final class NeverBlocks implements QueuePair.Driver {
+        @Override
+        public void transmitPending() {
+        }
+
+        @Override
+        public void closeRequested() {
+        }
+
+        @Override
+        public boolean await(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
+            return condition.getAsBoolean();
+        }
+
+        @Override
+        public void wakeWaiters() {
+        }
+    }
+}
