@@ -29,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 public final class IwarpConnectionImpl implements IwarpConnection {
 
     private final QueuePair queuePair;
+    private final InlineWait waiting;
     private final MemoryRegistry registry;
     private final LocalAccessCheck localAccess;
     private final CompletionQueue completions;
@@ -40,13 +41,15 @@ public final class IwarpConnectionImpl implements IwarpConnection {
     private final byte[] peerPrivateData;
     private volatile boolean streamsOwnSendsAndReceives;
 
-    public IwarpConnectionImpl(QueuePair queuePair, MemoryRegistry registry, CompletionRing ring,
+    /** @param waiting the engine's wait, which the blocking calls (futures, completion queue) use */
+    public IwarpConnectionImpl(QueuePair queuePair, InlineWait waiting, MemoryRegistry registry, CompletionRing ring,
                                IwarpSettings settings, byte[] peerPrivateData) {
         this.queuePair = queuePair;
+        this.waiting = waiting;
         this.registry = registry;
         this.localAccess = new LocalAccessCheck(registry);
         this.ring = ring;
-        this.completions = new InlineCompletionQueue(ring, queuePair);
+        this.completions = new InlineCompletionQueue(ring, waiting);
         this.toCompletionQueue = (tag, opcode, status, length, solicited, invalidated, detail) -> {
             if (!ring.add(tag, opcode, status, length, solicited, invalidated, detail)) {
                 throw new IllegalStateException("completion queue overflow: the engine admitted more requests"
@@ -101,7 +104,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
 
     @Override
     public CompletableFuture<WorkCompletion> submit(WorkRequest request) {
-        CompletableFuture<WorkCompletion> future = new InlineFuture<>(queuePair);
+        CompletableFuture<WorkCompletion> future = new InlineFuture<>(waiting);
         try {
             post(request, (tag, opcode, status, length, solicited, invalidated, detail) -> future.complete(
                     new WorkCompletion(tag, opcode, status, length, solicited, invalidated, detail)));

@@ -7,14 +7,11 @@ import io.extsock.core.ddp.TaggedBufferDescription;
 import io.extsock.core.ddp.TaggedBufferLookup;
 import io.extsock.core.ddp.UntaggedBufferLookup;
 import io.extsock.core.events.ExtsockEvents;
-import io.extsock.core.mpa.FpduDeframer;
-import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.GatherWrite;
 import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.mpa.RtrKind;
 import io.extsock.core.rdmap.MessagePayload;
 import io.extsock.core.rdmap.MessageWriter;
-import io.extsock.core.rdmap.PayloadViews;
 import io.extsock.core.rdmap.RdmapConstants;
 import io.extsock.core.rdmap.RdmapOpcode;
 import io.extsock.core.rdmap.RdmapSegmentHeader;
@@ -69,21 +66,12 @@ public final class QueuePair implements SegmentSink {
 
         /** The connection is over (Terminate sent or received, or fatal error): close it. */
         void closeRequested();
-
-        /**
-         * Waits until the condition holds, making the connection progress on the calling thread
-         * meanwhile (see the engine's Connection#await).
-         */
-        boolean await(java.util.function.BooleanSupplier condition, long timeoutNanos, boolean interruptible);
-
-        /** Something a waiter may wait for changed outside the connection's own progress: let it look again. */
-        void wakeWaiters();
     }
 
     private final MpaAgreement agreement;
-    private final int maxFpduSize;
     final MemoryRegistry registry;
     private final Driver driver;
+    private final InlineWait waiting;
     private final ConnectionCounters counters;
 
     private final Object lock = new Object();
@@ -105,7 +93,6 @@ public final class QueuePair implements SegmentSink {
     private int inboundReadsAccepted;
 
     // ---- transmit side ------------------------------------------------------------------
-    private final FpduFramer framer;
     private final MessageWriter writer;
     private final MessageSequenceNumbers sendSequence = new MessageSequenceNumbers();
     private final List<SendWork> lastSegmentInGather = new ArrayList<>();
@@ -133,22 +120,20 @@ public final class QueuePair implements SegmentSink {
     private ByteBuffer bounce;
     private long bounceOffset;
 
-    public QueuePair(MpaAgreement agreement, int maxFpduSize, MemoryRegistry registry, Driver driver) {
-        this(agreement, maxFpduSize, registry, driver, ConnectionCounters.unnamed());
-    }
-
-    /** @param counters where this connection's counts go (and the names of its ends) */
-    public QueuePair(MpaAgreement agreement, int maxFpduSize, MemoryRegistry registry, Driver driver,
-                     ConnectionCounters counters) {
+    /**
+     * @param pipeline the codecs, built by the engine for this connection's agreement
+     * @param waiting the engine's wait, for the stream package's blocking calls
+     * @param counters where this connection's counts go (and the names of its ends)
+     */
+    public QueuePair(MpaAgreement agreement, WirePipeline pipeline, MemoryRegistry registry, Driver driver,
+                     InlineWait waiting, ConnectionCounters counters) {
         this.counters = counters;
         this.agreement = agreement;
-        this.maxFpduSize = maxFpduSize;
         this.registry = registry;
         this.driver = driver;
-        this.framer = new FpduFramer(agreement.crc(), agreement.sendMarkers());
-        this.writer = new MessageWriter(framer, FpduFramer.maxUlpduLength(maxFpduSize, agreement.sendMarkers()),
-                PayloadViews.DUPLICATING);
-        this.reader = new SegmentReader(new FpduDeframer(agreement.crc(), agreement.receiveMarkers()), this);
+        this.waiting = waiting;
+        this.writer = pipeline.writer();
+        this.reader = pipeline.reader().apply(this);
         this.writeTargets = RegionPlacementLookup.forRdmaWrite(registry);
         this.readSources = new ReadSourceCheck(registry);
         this.bookkeeping = new DdpReceiveBookkeeping(new ReceiveBuffers(), new SinkBuffers());
@@ -169,10 +154,6 @@ public final class QueuePair implements SegmentSink {
 
     public MpaAgreement agreement() {
         return agreement;
-    }
-
-    public int maxFpduSize() {
-        return maxFpduSize;
     }
 
     /** This connection's counts. */
@@ -297,19 +278,17 @@ public final class QueuePair implements SegmentSink {
     }
 
     /**
-     * Waits until the condition holds, receiving on the calling thread meanwhile.
-     *
-     * @param timeoutNanos 0 or less: no limit
-     * @param interruptible whether an interrupt ends the wait (it stays set either way)
-     * @return whether the condition holds
+     * The engine's wait ({@link InlineWait#await}), for the stream package only: it reaches the
+     * engine through the queue pair until it is handed the {@link InlineWait} itself. The verbs
+     * layer waits through its {@link InlineWait} directly.
      */
     public boolean await(java.util.function.BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
-        return driver.await(condition, timeoutNanos, interruptible);
+        return waiting.await(condition, timeoutNanos, interruptible);
     }
 
-    /** Wakes the threads waiting in {@link #await}, to look at their conditions again. */
+    /** {@link InlineWait#wakeWaiters}, for the stream package only (see {@link #await}). */
     public void wakeWaiters() {
-        driver.wakeWaiters();
+        waiting.wakeWaiters();
     }
 
     /** Whether the connection still accepts work. */
