@@ -67,18 +67,15 @@ public final class QueuePair {
     /** Our RDMA Reads on the wire, oldest first (ORD). */
     final ArrayDeque<SendWork> outstandingReads = new ArrayDeque<>();
     final ArrayDeque<ReceiveWork> receiveQueue = new ArrayDeque<>();
-    /** The peer's Reads accepted and waiting for their response (IRD). */
-    final ArrayDeque<InboundRead> inboundReads = new ArrayDeque<>();
+    /** The peer's Reads accepted and waiting for their response, and the IRD slots. */
+    final InboundReads inboundReads = new InboundReads();
     private final ArrayDeque<SendWork> sendPool = new ArrayDeque<>();
     private final ArrayDeque<ReceiveWork> receivePool = new ArrayDeque<>();
-    private final ArrayDeque<InboundRead> inboundPool = new ArrayDeque<>();
     QueuePairState state = QueuePairState.CONNECTED;
     String failure;
     TerminateHeader terminateToSend;
     boolean transmitGateOpen;
     boolean rtrToSend;
-    /** Inbound Read slots in use: accepted requests whose response is not yet framed. */
-    private int inboundReadSlotsClaimed;
 
     /**
      * @param pipeline the codecs, built by the engine for this connection's agreement
@@ -306,28 +303,15 @@ public final class QueuePair {
     /** Whether a Read Request may be accepted now (RFC 5040 section 5.2: at most IRD at once). */
     boolean inboundReadSlotFree() {
         synchronized (lock) {
-            return inboundReadSlotsClaimed < Math.max(agreement.ird(), receiveSide.rtrReadAllowance());
+            return inboundReads.slotFree(Math.max(agreement.ird(), receiveSide.rtrReadAllowance()));
         }
     }
 
-    /** Takes an inbound Read slot; the Read Request handler's, after DDP found one free. */
+    /** Takes an inbound Read slot: the Read Request handler's, after DDP found one free. */
     void claimInboundReadSlot() {
         synchronized (lock) {
-            inboundReadSlotsClaimed++;
+            inboundReads.claimSlot();
         }
-    }
-
-    /** An entry for an accepted Read Request's response, from the pool. Under the lock. */
-    InboundRead newInboundRead() {
-        InboundRead read = inboundPool.poll();
-        return read != null ? read : new InboundRead();
-    }
-
-    /** A response was framed (or dropped): its slot and its entry are free again. Under the lock. */
-    void releaseInboundReadSlot(InboundRead read) {
-        inboundReadSlotsClaimed--;
-        read.clear();
-        inboundPool.add(read);
     }
 
     // =====================================================================================

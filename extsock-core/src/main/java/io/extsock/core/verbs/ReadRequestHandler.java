@@ -58,7 +58,7 @@ final class ReadRequestHandler implements OpcodeHandler {
     /** Hands the accepted request to the transmit side, which checks the source again when it frames. */
     private void queueResponse() {
         synchronized (qp.lock) {
-            InboundRead read = qp.newInboundRead();
+            InboundRead read = qp.inboundReads.newEntry();
             read.sinkStag = accepted.sinkStag();
             read.sinkTaggedOffset = accepted.sinkTaggedOffset();
             read.sourceStag = accepted.sourceStag();

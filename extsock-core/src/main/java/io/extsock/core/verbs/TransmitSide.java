@@ -188,7 +188,7 @@ final class TransmitSide {
             responding = null;
             String reason = "terminated by this side: " + ReadSourceCheck.describe(refused, read.sourceStag,
                     read.sourceTaggedOffset, read.size) + " (the region was deregistered before the response)";
-            qp.releaseInboundReadSlot(read);
+            qp.inboundReads.release(read);
             qp.terminateFromTransmitSide(refused, reason);
             return false;
         }
@@ -253,7 +253,7 @@ final class TransmitSide {
             if (responding != null) {
                 InboundRead done = responding;
                 responding = null;
-                qp.releaseInboundReadSlot(done);
+                qp.inboundReads.release(done);
             } else if (framing != null) {
                 if (framing.opcode != WorkOpcode.RDMA_READ && qp.state == QueuePairState.CONNECTED) {
                     lastSegmentInGather.add(framing);  // complete once the bytes left
