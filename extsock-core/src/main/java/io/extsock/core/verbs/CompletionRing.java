@@ -2,6 +2,7 @@ package io.extsock.core.verbs;
 
 import io.extsock.verbs.CompletionHandler;
 import io.extsock.verbs.CompletionQueue;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.CompletionView;
 import io.extsock.verbs.WorkCompletion;
@@ -105,6 +106,7 @@ public final class CompletionRing implements CompletionQueue {
     private final boolean[] solicited;
     private final int[] invalidatedStags;
     private final String[] details;
+    private final CompletionCause[] causes;
 
     /** The next position a producer claims. */
     private volatile long tail;
@@ -150,6 +152,7 @@ public final class CompletionRing implements CompletionQueue {
         solicited = new boolean[slots];
         invalidatedStags = new int[slots];
         details = new String[slots];
+        causes = new CompletionCause[slots];
     }
 
     /**
@@ -162,6 +165,12 @@ public final class CompletionRing implements CompletionQueue {
      */
     public boolean add(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength, boolean solicited,
                        int invalidatedStag, String detail) {
+        return add(tag, opcode, status, byteLength, solicited, invalidatedStag, detail, CompletionCause.NONE);
+    }
+
+    /** As above, with the failure's cause as a value ({@link CompletionCause#NONE} on success). */
+    public boolean add(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength, boolean solicited,
+                       int invalidatedStag, String detail, CompletionCause cause) {
         Objects.requireNonNull(opcode, "opcode");
         Objects.requireNonNull(status, "status");
         long position = tail;
@@ -187,6 +196,7 @@ public final class CompletionRing implements CompletionQueue {
         this.solicited[index] = solicited;
         invalidatedStags[index] = invalidatedStag;
         details[index] = detail;
+        causes[index] = cause;
         // Volatile, not release: the waiter check below must not be ordered before it.
         SEQUENCES.setVolatile(sequences, index, position + 1);
         if (waiters.anyRegistered()) {
@@ -335,8 +345,9 @@ public final class CompletionRing implements CompletionQueue {
             return false;
         }
         into.set(tags[index], OPCODES[opcodes[index]], STATUSES[statuses[index]], byteLengths[index],
-                solicited[index], invalidatedStags[index], details[index]);
+                solicited[index], invalidatedStags[index], details[index], causes[index]);
         details[index] = null; // a consumed slot keeps no garbage alive
+        causes[index] = null;
         SEQUENCES.setRelease(sequences, index, position + mask + 1);
         // After the slot is free: consumed() must never promise a slot a producer cannot have yet.
         HEAD.setRelease(this, position + 1);

@@ -1,6 +1,7 @@
 package io.extsock.core.verbs;
 
 import io.extsock.verbs.Access;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionQueue;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
@@ -50,10 +51,20 @@ public final class IwarpConnectionImpl implements IwarpConnection {
         this.localAccess = new LocalAccessCheck(registry);
         this.ring = ring;
         this.completions = new InlineCompletionQueue(ring, waiting);
-        this.toCompletionQueue = (tag, opcode, status, length, solicited, invalidated, detail) -> {
-            if (!ring.add(tag, opcode, status, length, solicited, invalidated, detail)) {
-                throw new IllegalStateException("completion queue overflow: the engine admitted more requests"
-                        + " than the queue holds");
+        this.toCompletionQueue = new WorkCompleter() {
+            @Override
+            public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
+                                 int invalidated, String detail) {
+                complete(tag, opcode, status, length, solicited, invalidated, detail, CompletionCause.NONE);
+            }
+
+            @Override
+            public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
+                                 int invalidated, String detail, CompletionCause cause) {
+                if (!ring.add(tag, opcode, status, length, solicited, invalidated, detail, cause)) {
+                    throw new IllegalStateException("completion queue overflow: the engine admitted more requests"
+                            + " than the queue holds");
+                }
             }
         };
         this.settings = settings;
@@ -106,8 +117,20 @@ public final class IwarpConnectionImpl implements IwarpConnection {
     public CompletableFuture<WorkCompletion> submit(WorkRequest request) {
         CompletableFuture<WorkCompletion> future = new InlineFuture<>(waiting);
         try {
-            post(request, (tag, opcode, status, length, solicited, invalidated, detail) -> future.complete(
-                    new WorkCompletion(tag, opcode, status, length, solicited, invalidated, detail)));
+            post(request, new WorkCompleter() {
+                @Override
+                public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length,
+                                     boolean solicited, int invalidated, String detail) {
+                    complete(tag, opcode, status, length, solicited, invalidated, detail, CompletionCause.NONE);
+                }
+
+                @Override
+                public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length,
+                                     boolean solicited, int invalidated, String detail, CompletionCause cause) {
+                    future.complete(new WorkCompletion(tag, opcode, status, length, solicited, invalidated, detail,
+                            cause));
+                }
+            });
         } catch (IOException | RuntimeException e) {
             future.completeExceptionally(e);
         }
@@ -221,7 +244,8 @@ public final class IwarpConnectionImpl implements IwarpConnection {
         work.length = sink.length();
         String refused = localAccess.check(sink, Access.LOCAL_WRITE);
         if (refused != null) {
-            work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "RDMA Read sink: " + refused);
+            work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "RDMA Read sink: " + refused,
+                    CompletionCause.LOCAL_CHECK);
         } else {
             work.sinkRegion = (RegisteredRegion) sink.region();
             work.sinkOffset = sink.offset();
@@ -240,7 +264,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
                 work.clear();
                 queuePair.counters().completed(CompletionStatus.LOCAL_PROTECTION_ERROR);
                 completer.complete(request.tag(), WorkOpcode.RECEIVE, CompletionStatus.LOCAL_PROTECTION_ERROR, 0,
-                        false, 0, "receive buffer " + i + ": " + refused);
+                        false, 0, "receive buffer " + i + ": " + refused, CompletionCause.LOCAL_CHECK);
                 return;
             }
             work.addPiece((RegisteredRegion) slice.region(), slice.offset(), slice.length());
@@ -254,7 +278,8 @@ public final class IwarpConnectionImpl implements IwarpConnection {
             RegionSlice slice = slices.apply(i);
             String refused = localAccess.check(slice, null);
             if (refused != null) {
-                work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "gather slice " + i + ": " + refused);
+                work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "gather slice " + i + ": " + refused,
+                        CompletionCause.LOCAL_CHECK);
                 return;
             }
             work.addPiece((RegisteredRegion) slice.region(), slice.offset(), slice.length());

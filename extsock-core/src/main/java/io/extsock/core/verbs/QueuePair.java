@@ -5,6 +5,7 @@ import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.mpa.MpaRole;
 import io.extsock.core.rdmap.TerminateHeader;
 import io.extsock.core.wire.TerminateCause;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 import java.nio.ByteBuffer;
@@ -73,6 +74,8 @@ public final class QueuePair {
     private final ArrayDeque<ReceiveWork> receivePool = new ArrayDeque<>();
     QueuePairState state = QueuePairState.CONNECTED;
     String failure;
+    /** Why the connection ended, as a value, or null while it runs. */
+    CompletionCause failureCause;
     TerminateHeader terminateToSend;
     boolean transmitGateOpen;
     boolean rtrToSend;
@@ -324,19 +327,20 @@ public final class QueuePair {
         while ((head = inFlight.peek()) != null && head.done) {
             inFlight.poll();
             counters.completed(head.status);
-            head.completer.complete(head.tag, head.opcode, head.status, head.length, false, 0, head.detail);
+            head.completer.complete(head.tag, head.opcode, head.status, head.length, false, 0, head.detail,
+                    head.cause);
             recycle(head);
         }
     }
 
     /** Completes a Receive (outside the lock: the completer may take its own). */
     void complete(ReceiveWork work, WorkOpcode opcode, CompletionStatus status, long length,
-                  boolean solicited, int invalidated, String detail) {
+                  boolean solicited, int invalidated, String detail, CompletionCause cause) {
         if (work == null) {
             return;
         }
         counters.completed(status);
-        work.completer.complete(work.tag, opcode, status, length, solicited, invalidated, detail);
+        work.completer.complete(work.tag, opcode, status, length, solicited, invalidated, detail, cause);
         synchronized (lock) {
             recycle(work);
         }
@@ -357,7 +361,8 @@ public final class QueuePair {
             if (send) {
                 terminateToSend = terminate;
             }
-            end(reason, receiveStatus, null, null);
+            end(reason, CompletionCause.terminateSent(terminate.layer(), terminate.errorType(), terminate.errorCode()),
+                    receiveStatus, null, null);
         }
         if (send) {
             driver.transmitPending();
@@ -372,14 +377,15 @@ public final class QueuePair {
      */
     void terminateFromTransmitSide(TerminateCause cause, String reason) {
         terminateToSend = new TerminateHeader().reset(cause);
-        end(reason, CompletionStatus.FLUSHED, null, null);
+        end(reason, CompletionCause.terminateSent(cause.layer().wireValue(), cause.errorType(), cause.errorCode()),
+                CompletionStatus.FLUSHED, null, null);
     }
 
     /** The connection broke under us (reset, end of stream, I/O error). */
     public void connectionLost(String reason) {
         synchronized (lock) {
             if (state == QueuePairState.CONNECTED) {
-                end(reason, CompletionStatus.FLUSHED, null, null);
+                end(reason, CompletionCause.CONNECTION_LOST, CompletionStatus.FLUSHED, null, null);
             }
         }
     }
@@ -388,7 +394,7 @@ public final class QueuePair {
     public void close() {
         synchronized (lock) {
             if (state == QueuePairState.CONNECTED) {
-                end("the connection was closed", CompletionStatus.FLUSHED, null, null);
+                end("the connection was closed", CompletionCause.CLOSED, CompletionStatus.FLUSHED, null, null);
             }
         }
     }
@@ -400,18 +406,20 @@ public final class QueuePair {
      * write being written wait for it: the transmit side completes them (they went out) or
      * flushes them. Called under the lock.
      */
-    void end(String reason, CompletionStatus receiveStatus, SendWork culprit, CompletionStatus culpritStatus) {
+    void end(String reason, CompletionCause cause, CompletionStatus receiveStatus, SendWork culprit,
+             CompletionStatus culpritStatus) {
         if (state != QueuePairState.CONNECTED) {
             return;
         }
         state = QueuePairState.ERROR;
         failure = reason;
+        failureCause = cause;
         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
             LOG.log(System.Logger.Level.DEBUG, "iWARP connection to " + counters.peer() + " terminating: " + reason);
         }
         for (SendWork work : inFlight) {
             if (!work.done && !transmitSide.lastSegmentInGather(work)) {
-                work.finish(work == culprit ? culpritStatus : CompletionStatus.FLUSHED, reason);
+                work.finish(work == culprit ? culpritStatus : CompletionStatus.FLUSHED, reason, cause);
             }
         }
         unframed.clear();
@@ -423,7 +431,7 @@ public final class QueuePair {
         while ((work = receiveQueue.poll()) != null) {
             CompletionStatus status = first && work == receiving ? receiveStatus : CompletionStatus.FLUSHED;
             counters.completed(status);
-            work.completer.complete(work.tag, WorkOpcode.RECEIVE, status, 0, false, 0, reason);
+            work.completer.complete(work.tag, WorkOpcode.RECEIVE, status, 0, false, 0, reason, cause);
             recycle(work);
             first = false;
         }

@@ -2,6 +2,7 @@ package io.extsock.core.verbs;
 
 import io.extsock.core.mpa.RtrKind;
 import io.extsock.core.rdmap.RdmapSegmentHeader;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import java.nio.ByteBuffer;
 
@@ -47,7 +48,7 @@ final class ReadResponseHandler implements OpcodeHandler {
         }
         synchronized (qp.lock) {
             SendWork read = qp.outstandingReads.poll();
-            read.finish(CompletionStatus.SUCCESS, null);
+            read.finish(CompletionStatus.SUCCESS, null, CompletionCause.NONE);
             qp.deliverSendCompletions();
         }
         qp.driver.transmitPending();  // a Read waiting for ORD room may go now

@@ -6,6 +6,7 @@ import io.extsock.core.mpa.RtrKind;
 import io.extsock.core.rdmap.RdmapSegmentHeader;
 import io.extsock.core.wire.ProtocolViolationException;
 import io.extsock.core.wire.TerminateCause;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 import java.nio.ByteBuffer;
@@ -133,12 +134,13 @@ final class SendHandler implements OpcodeHandler {
             if (refused != null) {
                 qp.complete(done, WorkOpcode.RECEIVE, CompletionStatus.REMOTE_OPERATION_ERROR, length, false, 0,
                         String.format("the peer's Send with Invalidate named STag 0x%08x, which cannot be invalidated",
-                                invalidated));
+                                invalidated), CompletionCause.terminateSent(refused.layer().wireValue(),
+                                refused.errorType(), refused.errorCode()));
                 throw new ProtocolViolationException(refused, String.format(
                         "Send with Invalidate of STag 0x%08x, which this connection cannot invalidate", invalidated));
             }
         }
         qp.complete(done, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length, header.opcode().solicitedEvent(),
-                invalidated, null);
+                invalidated, null, CompletionCause.NONE);
     }
 }

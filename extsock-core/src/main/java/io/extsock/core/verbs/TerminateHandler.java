@@ -6,6 +6,7 @@ import io.extsock.core.rdmap.ReadRequestHeader;
 import io.extsock.core.rdmap.TerminateHeader;
 import io.extsock.core.wire.ErrorLayer;
 import io.extsock.core.wire.TerminateCause;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.MessageType;
 import java.nio.ByteBuffer;
@@ -47,7 +48,8 @@ final class TerminateHandler implements OpcodeHandler {
             SendWork culprit = readTheTerminateIsAbout(terminate);
             CompletionStatus culpritStatus = cause != null && cause.layer() == ErrorLayer.RDMAP && cause.errorType() == 1
                     ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.REMOTE_OPERATION_ERROR;
-            qp.end(reason, CompletionStatus.FLUSHED, culprit, culpritStatus);
+            qp.end(reason, CompletionCause.terminateReceived(terminate.layer(), terminate.errorType(),
+                    terminate.errorCode()), CompletionStatus.FLUSHED, culprit, culpritStatus);
         }
         qp.driver.closeRequested();
         qp.counters.messageReceived(MessageType.TERMINATE);  // after its event: who sees the count, sees it

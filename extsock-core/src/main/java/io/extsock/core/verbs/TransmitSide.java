@@ -11,6 +11,7 @@ import io.extsock.core.rdmap.RdmapOpcode;
 import io.extsock.core.rdmap.ReadRequestHeader;
 import io.extsock.core.rdmap.TerminateHeader;
 import io.extsock.core.wire.TerminateCause;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.MessageType;
 import io.extsock.verbs.WorkOpcode;
@@ -87,7 +88,7 @@ final class TransmitSide {
         lentViews.returnAll();  // the write is out: its views go back to their regions
         synchronized (qp.lock) {
             for (SendWork work : lastSegmentInGather) {
-                work.finish(CompletionStatus.SUCCESS, null);
+                work.finish(CompletionStatus.SUCCESS, null, CompletionCause.NONE);
             }
             lastSegmentInGather.clear();
             qp.deliverSendCompletions();
@@ -109,7 +110,8 @@ final class TransmitSide {
         lentViews.returnAll();
         synchronized (qp.lock) {
             for (SendWork work : lastSegmentInGather) {
-                work.finish(CompletionStatus.FLUSHED, reason != null ? reason : qp.failure);
+                work.finish(CompletionStatus.FLUSHED, reason != null ? reason : qp.failure,
+                        qp.failureCause != null ? qp.failureCause : CompletionCause.CONNECTION_LOST);
             }
             lastSegmentInGather.clear();
             qp.deliverSendCompletions();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.verbs.Access;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
@@ -54,10 +55,13 @@ class EmbeddedFlushOrderTest {
         WorkCompletion tooLong = server.completions().take(1, TimeUnit.SECONDS);
         assertEquals(10, tooLong.tag());
         assertEquals(CompletionStatus.LOCAL_LENGTH_ERROR, tooLong.status());
+        CompletionCause sent = CompletionCause.terminateSent(1, 2, 0x05);
+        assertEquals(sent, tooLong.cause());
         for (int i = 1; i < 5; i++) {
             WorkCompletion flushed = server.completions().take(1, TimeUnit.SECONDS);
             assertEquals(10 + i, flushed.tag());
             assertEquals(CompletionStatus.FLUSHED, flushed.status());
+            assertEquals(sent, flushed.cause());
         }
         assertNull(server.completions().take(0, TimeUnit.SECONDS), "each completes once");
 
@@ -70,6 +74,8 @@ class EmbeddedFlushOrderTest {
             assertNotNull(done, "request " + (i + 1));
             assertEquals(i + 1, done.tag());
             assertEquals(expected[i], done.status(), done.toString());
+            assertEquals(expected[i] == CompletionStatus.SUCCESS ? CompletionCause.NONE
+                    : CompletionCause.terminateReceived(1, 2, 0x05), done.cause(), done.toString());
         }
         assertNull(client.completions().take(0, TimeUnit.SECONDS), "each completes once");
     }
@@ -97,6 +103,7 @@ class EmbeddedFlushOrderTest {
             assertNotNull(done, "tag " + tag);
             assertEquals(tag, done.tag());
             assertEquals(CompletionStatus.FLUSHED, done.status(), done.toString());
+            assertEquals(CompletionCause.CLOSED, done.cause());
             assertTrue(done.detail().contains("closed"), done.detail());
         }
         assertNull(client.completions().take(0, TimeUnit.SECONDS), "each completes once");

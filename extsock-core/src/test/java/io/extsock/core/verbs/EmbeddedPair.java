@@ -27,9 +27,12 @@ import java.util.function.BooleanSupplier;
  * "directly" into the payload's destination as the engine's large reads are; the chunk sizes
  * come from a seeded {@link Random}, so a failing run repeats exactly.
  *
- * <p>Everything runs on the test's thread: posting transmits nothing by itself; {@link #pump}
- * (or any blocking call of a side's {@link IwarpConnection}: its waits pump) moves the octets
- * until neither side has anything left to do. A side that asks to close (it sent or received
+ * <p>Everything runs on the test's thread. Transmit work waits for {@link #pump} or {@link
+ * #carry} (as behind a transmit lock another thread holds), unless a side is told to frame at
+ * once ({@link Side#transmitInline}, as the engine does when the lock is free); what is written
+ * reaches the peer only in {@link #pump} or {@link #carry} (or any blocking call of a side's
+ * {@link IwarpConnection}: its waits pump), which move the octets until neither side has
+ * anything left to do. A side that asks to close (it sent or received
  * a Terminate) shuts its output: once its last octets reached the peer, the peer sees the
  * connection lost, as over TCP.
  */
@@ -87,6 +90,8 @@ public final class EmbeddedPair {
         private byte[] partial;
         private int partialOffset;
         private boolean outputShut;
+        private boolean transmitInline;
+        private boolean transmitting;
         private boolean lostReported;
         private Side peer;
 
@@ -165,7 +170,14 @@ public final class EmbeddedPair {
 
         @Override
         public void transmitPending() {
-            // Framed in pump(), on the test's thread, like a poster that found the transmit lock taken.
+            if (transmitInline) {
+                transmit();  // at once, as the engine does when the transmit lock is free
+            }
+        }
+
+        /** Whether transmit work is framed at once, by whoever made it, instead of in the next {@link #pump}. */
+        public void transmitInline(boolean inline) {
+            this.transmitInline = inline;
         }
 
         @Override
@@ -190,6 +202,18 @@ public final class EmbeddedPair {
 
         /** Frames and "writes" what this end has to send; whether it wrote anything. */
         private boolean transmit() {
+            if (transmitting) {
+                return false;
+            }
+            transmitting = true;
+            try {
+                return transmitWhilePossible();
+            } finally {
+                transmitting = false;
+            }
+        }
+
+        private boolean transmitWhilePossible() {
             boolean any = false;
             while (queuePair.frame(gather)) {
                 ByteBuffer[] buffers = gather.buffers();
@@ -234,19 +258,26 @@ public final class EmbeddedPair {
                     peer.queuePair.placedDirectly(count);
                     partialOffset += count;
                 } else {
+                    // As the engine's staging: offered again until the receive side took all of it.
                     ByteBuffer staged = ByteBuffer.wrap(partial, partialOffset, chunk).slice();
-                    peer.queuePair.receive(staged);
-                    partialOffset += chunk - staged.remaining();
-                    if (staged.hasRemaining()) {
-                        partialOffset = partial.length;  // the receiver gave up (it terminated): the rest is dropped
+                    while (staged.hasRemaining()) {
+                        int before = staged.remaining();
+                        peer.queuePair.receive(staged);
+                        if (staged.remaining() == before) {
+                            throw new AssertionError(peer + "'s receive side took none of " + before + " octets");
+                        }
                     }
+                    partialOffset += chunk;
                 }
                 any = true;
                 if (partialOffset == partial.length) {
                     partial = null;
                 }
             }
-            if (outputShut && !peer.lostReported && inFlight.isEmpty() && partial == null) {
+            // Asked to close: once what it still had to frame (its Terminate) reached the peer, the
+            // peer reads the end of the stream.
+            if (outputShut && !peer.lostReported && inFlight.isEmpty() && partial == null
+                    && !queuePair.hasTransmitWork()) {
                 peer.lostReported = true;
                 peer.queuePair.connectionLost("the peer closed the connection");  // end of stream, as TCP says it
                 any = true;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.extsock.verbs.Access;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
@@ -29,6 +30,7 @@ class EmbeddedReadLimitsTest {
 
     private static final int READ_REQUEST = 0x1;
     private static final int READ_RESPONSE = 0x2;
+    private static final int TERMINATE = 0x7;
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3})
@@ -53,6 +55,7 @@ class EmbeddedReadLimitsTest {
             WorkCompletion read = client.completions().take(1, TimeUnit.SECONDS);
             assertEquals(i, read.tag());
             assertEquals(CompletionStatus.SUCCESS, read.status(), read.toString());
+            assertEquals(CompletionCause.NONE, read.cause());
         }
         assertEquals(5, Collections.frequency(pair.initiator().opcodesWritten(), READ_REQUEST));
         assertEquals(5, Collections.frequency(pair.responder().opcodesWritten(), READ_RESPONSE));
@@ -75,17 +78,19 @@ class EmbeddedReadLimitsTest {
                     .sink(sink.slice(i * 100L, 100)));
         }
         pair.pump();
+        // All three requests arrive before the server transmits: the second exceeds IRD 1, and
+        // the Terminate goes before any response.
+        assertEquals(java.util.List.of(TERMINATE), pair.responder().opcodesWritten());
         byte[] terminate = pair.responder().terminateWritten();
         assertTerminate(terminate, 0x12, 0x02, 0xC0);
         // The terminated DDP header (after the 2-octet segment length) names queue 1, MSN 2.
         assertEquals(1, terminate[4 + 2 + 9] & 0xFF, "queue number: Read Requests");
         assertEquals(2, terminate[4 + 2 + 13] & 0xFF, "MSN: the second Read Request");
-        assertEquals(0, Collections.frequency(pair.responder().opcodesWritten(), READ_RESPONSE),
-                "the Terminate goes first; no response follows it");
         for (int i = 0; i < 3; i++) {
             WorkCompletion read = client.completions().take(1, TimeUnit.SECONDS);
             assertEquals(i, read.tag());
             assertEquals(CompletionStatus.FLUSHED, read.status(), read.toString());
+            assertEquals(CompletionCause.terminateReceived(1, 2, 0x02), read.cause(), "DDP untagged, no buffer");
         }
     }
 
@@ -99,7 +104,7 @@ class EmbeddedReadLimitsTest {
                 EnumSet.of(Access.REMOTE_READ));
         MemoryRegion sink = client.register(ByteBuffer.allocateDirect(100), EnumSet.of(Access.LOCAL_WRITE));
         client.post(new ReadRequest().tag(7).source(exposed.remote()).sink(sink.slice(0, 100)));
-        pair.carry(pair.initiator());  // the request is accepted and its response queued
+        pair.carry(pair.initiator());  // the request is accepted and its response queued, not yet framed
         assertEquals(1, pair.responder().queuePair.inboundReads.size());
         exposed.close();
         pair.pump();
@@ -108,6 +113,7 @@ class EmbeddedReadLimitsTest {
         WorkCompletion read = client.completions().take(1, TimeUnit.SECONDS);
         assertEquals(7, read.tag());
         assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, read.status(), read.toString());
+        assertEquals(CompletionCause.terminateReceived(0, 1, 0x00), read.cause(), "invalid STag");
         assertNull(pair.initiator().terminateWritten());
     }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.verbs.Access;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
@@ -54,6 +55,7 @@ class EmbeddedRemoteViolationTest {
         WorkCompletion read = client.submit(new ReadRequest().source(new RemoteBuffer(0x12345678, 0, 64))
                 .sink(sink.slice(0, 64))).get(1, TimeUnit.SECONDS);
         assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, read.status());
+        assertEquals(CompletionCause.terminateReceived(0, 1, 0x00), read.cause(), "RDMAP, remote protection, invalid STag");
         byte[] terminate = pair.responder().terminateWritten();
         assertTerminate(terminate, 0x01, 0x00, M | D | R);
         // The copied Read Request header (RFC 5040 4.4) ends the Terminate: its source STag at octet 16.
@@ -75,6 +77,7 @@ class EmbeddedRemoteViolationTest {
         WorkCompletion read = client.submit(new ReadRequest().source(new RemoteBuffer(exposed.stag(), 50, 100))
                 .sink(sink.slice(0, 100))).get(1, TimeUnit.SECONDS);
         assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, read.status());
+        assertEquals(CompletionCause.terminateReceived(0, 1, 0x01), read.cause(), "base or bounds");
         assertTerminate(pair.responder().terminateWritten(), 0x01, 0x01, M | D | R);
         assertEnded(pair);
     }
@@ -91,6 +94,7 @@ class EmbeddedRemoteViolationTest {
         WorkCompletion read = client.submit(new ReadRequest().source(writeOnly.remote()).sink(sink.slice(0, 100)))
                 .get(1, TimeUnit.SECONDS);
         assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, read.status());
+        assertEquals(CompletionCause.terminateReceived(0, 1, 0x02), read.cause(), "access rights");
         assertTerminate(pair.responder().terminateWritten(), 0x01, 0x02, M | D | R);
         assertEnded(pair);
     }
@@ -141,9 +145,11 @@ class EmbeddedRemoteViolationTest {
         assertNotNull(tooLong);
         assertEquals(5, tooLong.tag());
         assertEquals(CompletionStatus.LOCAL_LENGTH_ERROR, tooLong.status());
+        assertEquals(CompletionCause.terminateSent(1, 2, 0x05), tooLong.cause(), "DDP untagged, too long");
         WorkCompletion flushed = server.completions().take(1, TimeUnit.SECONDS);
         assertEquals(6, flushed.tag());
         assertEquals(CompletionStatus.FLUSHED, flushed.status());
+        assertEquals(CompletionCause.terminateSent(1, 2, 0x05), flushed.cause());
         assertTerminate(pair.responder().terminateWritten(), 0x12, 0x05, M | D);
         assertEnded(pair);
     }
