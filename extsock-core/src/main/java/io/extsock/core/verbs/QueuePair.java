@@ -70,8 +70,7 @@ public final class QueuePair {
     final ArrayDeque<ReceiveWork> receiveQueue = new ArrayDeque<>();
     /** The peer's Reads accepted and waiting for their response, and the IRD slots. */
     final InboundReads inboundReads = new InboundReads();
-    private final ArrayDeque<SendWork> sendPool = new ArrayDeque<>();
-    private final ArrayDeque<ReceiveWork> receivePool = new ArrayDeque<>();
+    private final WorkPools pools = new WorkPools(16);
     QueuePairState state = QueuePairState.CONNECTED;
     String failure;
     /** Why the connection ended, as a value, or null while it runs. */
@@ -98,10 +97,6 @@ public final class QueuePair {
         this.rtrToSend = agreement.sendsRtr();
         this.transmitSide = new TransmitSide(this, pipeline.writer());
         this.receiveSide = new ReceiveSide(this, pipeline);
-        for (int i = 0; i < 16; i++) {
-            sendPool.add(new SendWork());
-            receivePool.add(new ReceiveWork());
-        }
     }
 
     public MpaAgreement agreement() {
@@ -120,16 +115,14 @@ public final class QueuePair {
     /** A send-queue entry to fill in, from the pool; give it to {@link #postSend}. */
     SendWork newSendWork() {
         synchronized (lock) {
-            SendWork work = sendPool.poll();
-            return work != null ? work : new SendWork();
+            return pools.takeSend();
         }
     }
 
     /** A receive-queue entry to fill in, from the pool; give it to {@link #postReceive}. */
     ReceiveWork newReceiveWork() {
         synchronized (lock) {
-            ReceiveWork work = receivePool.poll();
-            return work != null ? work : new ReceiveWork();
+            return pools.takeReceive();
         }
     }
 
@@ -150,11 +143,11 @@ public final class QueuePair {
     void postSend(SendWork work, boolean transmitNow) throws QueuePairClosedException {
         synchronized (lock) {
             if (state != QueuePairState.CONNECTED) {
-                recycle(work);
+                pools.recycle(work);
                 throw new QueuePairClosedException(failure);
             }
             if (inFlight.size() >= SEND_QUEUE_DEPTH) {
-                recycle(work);
+                pools.recycle(work);
                 throw new IllegalStateException("send queue full: " + SEND_QUEUE_DEPTH
                         + " requests outstanding; wait for completions before posting more");
             }
@@ -185,11 +178,11 @@ public final class QueuePair {
     void postReceive(ReceiveWork work) throws QueuePairClosedException {
         synchronized (lock) {
             if (state != QueuePairState.CONNECTED) {
-                recycle(work);
+                pools.recycle(work);
                 throw new QueuePairClosedException(failure);
             }
             if (receiveQueue.size() >= RECEIVE_QUEUE_DEPTH) {
-                recycle(work);
+                pools.recycle(work);
                 throw new IllegalStateException("receive queue full: " + RECEIVE_QUEUE_DEPTH
                         + " receives outstanding");
             }
@@ -258,30 +251,26 @@ public final class QueuePair {
     }
 
     // =====================================================================================
-    // The two sides, as the engine drives them (see TransmitSide and ReceiveSide)
+    // The two sides, as the engine drives them: TransmitSide's methods by the holder of the
+    // transmit lock, ReceiveSide's by the holder of the receive lock
     // =====================================================================================
 
-    /** {@link TransmitSide#frame}: holder of the transmit lock. */
     public boolean frame(GatherWrite out) {
         return transmitSide.frame(out);
     }
 
-    /** {@link TransmitSide#transmitted}: holder of the transmit lock. */
     public void transmitted() {
         transmitSide.transmitted();
     }
 
-    /** {@link TransmitSide#transmitAborted}: holder of the transmit lock. */
     public void transmitAborted(String reason) {
         transmitSide.transmitAborted(reason);
     }
 
-    /** {@link TransmitSide#hasTransmitWork}. */
     public boolean hasTransmitWork() {
         return transmitSide.hasTransmitWork();
     }
 
-    /** {@link ReceiveSide#receive}: holder of the receive lock. */
     public void receive(ByteBuffer staged) {
         receiveSide.receive(staged);
     }
@@ -329,7 +318,7 @@ public final class QueuePair {
             counters.completed(head.status);
             head.completer.complete(head.tag, head.opcode, head.status, head.length, false, 0, head.detail,
                     head.cause);
-            recycle(head);
+            pools.recycle(head);
         }
     }
 
@@ -342,7 +331,7 @@ public final class QueuePair {
         counters.completed(status);
         work.completer.complete(work.tag, opcode, status, length, solicited, invalidated, detail, cause);
         synchronized (lock) {
-            recycle(work);
+            pools.recycle(work);
         }
     }
 
@@ -432,25 +421,11 @@ public final class QueuePair {
             CompletionStatus status = first && work == receiving ? receiveStatus : CompletionStatus.FLUSHED;
             counters.completed(status);
             work.completer.complete(work.tag, WorkOpcode.RECEIVE, status, 0, false, 0, reason, cause);
-            recycle(work);
+            pools.recycle(work);
             first = false;
         }
         receiveSide.sends.forgetReceiving();
         inboundReads.clear();
         registry.closeAll();
-    }
-
-    void recycle(SendWork work) {
-        work.clear();
-        if (sendPool.size() < SEND_QUEUE_DEPTH) {
-            sendPool.add(work);
-        }
-    }
-
-    void recycle(ReceiveWork work) {
-        work.clear();
-        if (receivePool.size() < RECEIVE_QUEUE_DEPTH) {
-            receivePool.add(work);
-        }
     }
 }
