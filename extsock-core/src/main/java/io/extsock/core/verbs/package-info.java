@@ -27,6 +27,15 @@
  * <h2>Memory and completions</h2>
  * {@link io.extsock.core.verbs.MemoryRegistry} holds the regions and their STags (RFC 5040
  * section 2.1, RFC 5042): registration from any thread, lock-free lookups from the receive
- * side. {@link io.extsock.core.verbs.CompletionRing} is a connection's completion queue.
+ * side. {@link io.extsock.core.verbs.CompletionRing} holds a connection's completions: it adds,
+ * polls and tells its size, nothing more; {@code InlineCompletionQueue} and {@code InlineFuture}
+ * wait through the engine's {@link io.extsock.core.verbs.InlineWait}. A completion carries its
+ * cause as a value ({@link io.extsock.verbs.CompletionCause}: the Terminate's layer, type and
+ * code, either way, or a local cause) beside the words of its detail.
+ *
+ * <h2>Testing without a socket</h2>
+ * The test harness {@code EmbeddedPair} joins two queue pairs with a fake driver that hands
+ * each gathering write to the peer's receive side in seeded chunks of 1 to N octets: every
+ * protocol rule of this package is tested there, loopback tests prove the wiring.
  */
 package io.extsock.core.verbs;
