@@ -327,6 +327,33 @@ public final class EmbeddedPair {
     }
 
     /**
+     * Makes both ends of the {@code from} → peer direction act as if {@code msn} minus one
+     * messages had passed on untagged queue {@code queueNumber}: the sender assigns {@code msn}
+     * next, the receiver expects it. Lets a test reach the MSN wrap at 2^32 (RFC 5041 section
+     * 4.3) without four billion messages. Reaches into the DDP codecs by reflection: they have
+     * no such switch, and should not.
+     */
+    public void skipMessageSequenceNumbers(Side from, int queueNumber, int msn) {
+        try {
+            java.lang.reflect.Field sequence = TransmitSide.class.getDeclaredField("sendSequence");
+            sequence.setAccessible(true);
+            Object numbers = sequence.get(from.queuePair.transmitSide);
+            java.lang.reflect.Field next = numbers.getClass().getDeclaredField("next");
+            next.setAccessible(true);
+            ((int[]) next.get(numbers))[queueNumber] = msn;
+            java.lang.reflect.Field bookkeeping = ReceiveSide.class.getDeclaredField("bookkeeping");
+            bookkeeping.setAccessible(true);
+            Object tracker = ((io.extsock.core.ddp.DdpReceiveBookkeeping) bookkeeping.get(
+                    from.peer.queuePair.receiveSide)).untagged();
+            java.lang.reflect.Method skipTo = tracker.getClass().getDeclaredMethod("skipTo", int.class, int.class);
+            skipTo.setAccessible(true);
+            skipTo.invoke(tracker, queueNumber, msn);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError("the MSN counters moved: update this test hook", e);
+        }
+    }
+
+    /**
      * One direction, once: what {@code from} has to send is framed and reaches its peer's
      * receive side, and the peer sends nothing back yet (a Read Response it owes waits for the
      * next {@link #pump}).
