@@ -55,4 +55,9 @@ public interface CompletionView {
      * @return for a failure, what went wrong; else null
      */
     String detail();
+
+    /** For a failure, its cause as a value ({@link #detail()} says it in words); else {@link CompletionCause#NONE}. */
+    default CompletionCause cause() {
+        return CompletionCause.NONE;
+    }
 }

@@ -11,9 +11,21 @@ package io.extsock.verbs;
  * @param solicited       for a Receive: the Send carried Solicited Event
  * @param invalidatedStag for a Receive of a Send with Invalidate: the local STag invalidated; else 0
  * @param detail          for a failure: what went wrong, in words; else null
+ * @param cause           for a failure: its cause as a value (a Terminate's layer/type/code, or
+ *                        a local cause); else {@link CompletionCause#NONE}
  */
 public record WorkCompletion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
-                             boolean solicited, int invalidatedStag, String detail) {
+                             boolean solicited, int invalidatedStag, String detail, CompletionCause cause) {
+
+    public WorkCompletion {
+        java.util.Objects.requireNonNull(cause, "cause");
+    }
+
+    /** Without a cause: {@link CompletionCause#NONE}. */
+    public WorkCompletion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
+                          boolean solicited, int invalidatedStag, String detail) {
+        this(tag, opcode, status, byteLength, solicited, invalidatedStag, detail, CompletionCause.NONE);
+    }
 
     /**
      * Whether the request succeeded.
@@ -32,6 +44,6 @@ public record WorkCompletion(long tag, WorkOpcode opcode, CompletionStatus statu
      */
     public static WorkCompletion of(CompletionView view) {
         return new WorkCompletion(view.tag(), view.opcode(), view.status(), view.byteLength(),
-                view.solicited(), view.invalidatedStag(), view.detail());
+                view.solicited(), view.invalidatedStag(), view.detail(), view.cause());
     }
 }

@@ -17,7 +17,6 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -25,16 +24,16 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Control;
 
 /**
- * The completion path through {@link CompletionRing}:
+ * The completion path through {@link CompletionRing}, which only adds and polls (waiting is the
+ * engine's, in the connection's own progress: see the engine's package-info):
  * <ol>
  *   <li>{@link #addPoll}: one completion added and polled on one thread, as the engine and a
  *       polling application on the same thread take it;</li>
  *   <li>{@link #addPollBatch16}: 16 added, then polled in one call (reported per completion);</li>
- *   <li>{@link #addTake}: one added and taken as a {@link WorkCompletion}, the allocating
- *       convenience, for comparison;</li>
+ *   <li>{@link #addPollKept}: one added and polled into a {@link WorkCompletion}, the allocating
+ *       convenience the completion queue's {@code take} uses, for comparison;</li>
  *   <li>{@code pingPong}: one completion bounced between two threads through two rings, each
- *       side waiting with {@code await} (reported per round trip, two hand-offs), with the
- *       default spin before parking and with none (every wait parks).</li>
+ *       side polling and yielding between empty polls (reported per round trip, two hand-offs).</li>
  * </ol>
  *
  * <p>Run: {@code mvn -B -o -q -DskipTests package -pl extsock-bench -am && java -jar
@@ -42,22 +41,21 @@ import org.openjdk.jmh.infra.Control;
  * ping-pong with both threads on one CPU, prefix {@code taskset -c 0} and select
  * {@code CompletionQueuePath.pingPong}.
  *
- * <p>On the 2-vCPU machine of ARCHITECTURE.md, JDK 17.0.19, while other builds ran (load ≈ 3):
+ * <p>On the 2-vCPU machine of ARCHITECTURE.md, JDK 17.0.19, while other builds ran (load ≈ 3),
+ * measured when the ring still had a wait protocol of its own (its yielding spin is what the
+ * ping-pong sides do now):
  * <pre>
- * benchmark                  spinNanos   unpinned ns/op    taskset -c 0 ns/op   gc.alloc.rate.norm
- * addPoll                        -            34.1 ± 1.6          -                 ≈ 10⁻⁴ B/op
- * addPollBatch16 (per one)       -            21.8 ± 1.1          -                 ≈ 10⁻⁴ B/op
- * addTake                        -            39.2 ± 3.0          -                 48 B/op
- * pingPong (round trip)      50000          1283 ± 265         1361 ± 63           ≈ 0.01 B/op
- * pingPong (round trip)          0         25833 ± 44677       2515 ± 105          ≈ 0.1 B/op
+ * benchmark                  unpinned ns/op    taskset -c 0 ns/op   gc.alloc.rate.norm
+ * addPoll                       34.1 ± 1.6          -                 ≈ 10⁻⁴ B/op
+ * addPollBatch16 (per one)      21.8 ± 1.1          -                 ≈ 10⁻⁴ B/op
+ * addTake (now addPollKept)     39.2 ± 3.0          -                 48 B/op
+ * pingPong (round trip)       1283 ± 265         1361 ± 63           ≈ 0.01 B/op
  * </pre>
  * The near-zero allocation figures are JMH's own per-iteration bookkeeping spread over
- * millions of operations; addTake's 48 octets are its {@link WorkCompletion}. Parking on every
- * wait (spinNanos 0) costs a wake-up per hop, 12 to 38 µs per round trip unpinned, depending
- * on where the scheduler puts the two threads; spinning first costs about 1.3 µs wherever
- * they are, because the ring spins by yielding. Spinning with {@code Thread.onSpinWait}
- * instead measured 1.2 to 1.6 µs on two CPUs but about 103 µs on one (the waiter held the
- * CPU its producer needed for the whole spin).
+ * millions of operations; 48 octets are a {@link WorkCompletion}. Yielding between polls costs
+ * about 1.3 µs per round trip wherever the two threads are; spinning with {@code
+ * Thread.onSpinWait} instead measured 1.2 to 1.6 µs on two CPUs but about 103 µs on one (the
+ * waiter held the CPU its producer needed).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -65,9 +63,6 @@ import org.openjdk.jmh.infra.Control;
 @Measurement(iterations = 5, time = 1)
 @Fork(1)
 public class CompletionQueuePath {
-
-    /** How long a ping-pong side waits before it looks whether the measurement has stopped. */
-    private static final long STOP_CHECK_MILLIS = 10;
 
     /** A handler that keeps nothing but a sum, as an application's polling loop would. */
     static final class TagSum implements CompletionHandler {
@@ -83,21 +78,29 @@ public class CompletionQueuePath {
     public static class OneThread {
         final CompletionRing ring = new CompletionRing(64);
         final TagSum handler = new TagSum();
+        final Keep keep = new Keep();
         long tag;
+    }
+
+    /** A handler that keeps each completion as a {@link WorkCompletion}. */
+    static final class Keep implements CompletionHandler {
+        WorkCompletion kept;
+
+        @Override
+        public void onCompletion(CompletionView completion) {
+            kept = WorkCompletion.of(completion);
+        }
     }
 
     @State(Scope.Group)
     public static class TwoThreads {
-        @Param({"50000", "0"})
-        long spinNanos;
-
         CompletionRing there;
         CompletionRing back;
 
         @Setup(Level.Trial)
         public void rings() {
-            there = new CompletionRing(64, spinNanos);
-            back = new CompletionRing(64, spinNanos);
+            there = new CompletionRing(64);
+            back = new CompletionRing(64);
         }
 
         /** One completion in flight per iteration, whatever the last one left behind at its stop. */
@@ -134,16 +137,17 @@ public class CompletionQueuePath {
     }
 
     @Benchmark
-    public WorkCompletion addTake(OneThread state) throws InterruptedException {
+    public WorkCompletion addPollKept(OneThread state) {
         state.ring.add(state.tag++, WorkOpcode.SEND, CompletionStatus.SUCCESS, 64, false, 0, null);
-        return state.ring.take(0, TimeUnit.NANOSECONDS);
+        state.ring.poll(state.keep, 1);
+        return state.keep.kept;
     }
 
     /** Sends one completion there and waits for it to come back. */
     @Benchmark
     @Group("pingPong")
     @GroupThreads(1)
-    public long ping(TwoThreads rings, Side side, Control control) throws InterruptedException {
+    public long ping(TwoThreads rings, Side side, Control control) {
         rings.there.add(side.tag++, WorkOpcode.SEND, CompletionStatus.SUCCESS, 64, false, 0, null);
         return waitAndPoll(rings.back, side, control);
     }
@@ -152,20 +156,20 @@ public class CompletionQueuePath {
     @Benchmark
     @Group("pingPong")
     @GroupThreads(1)
-    public long pong(TwoThreads rings, Side side, Control control) throws InterruptedException {
+    public long pong(TwoThreads rings, Side side, Control control) {
         long sum = waitAndPoll(rings.there, side, control);
         rings.back.add(side.tag++, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 64, false, 0, null);
         return sum;
     }
 
-    /** Waits in slices, so that a side whose partner stopped at the end of an iteration stops too. */
-    private static long waitAndPoll(CompletionRing ring, Side side, Control control) throws InterruptedException {
-        while (!ring.await(STOP_CHECK_MILLIS, TimeUnit.MILLISECONDS)) {
+    /** Polls, yielding between empty polls, until a completion comes or the measurement stopped. */
+    private static long waitAndPoll(CompletionRing ring, Side side, Control control) {
+        while (ring.poll(side.handler, 1) == 0) {
             if (control.stopMeasurement) {
                 return side.handler.sum;
             }
+            Thread.yield();  // not onSpinWait: the other side may be waiting for this very CPU
         }
-        ring.poll(side.handler, 1);
         return side.handler.sum;
     }
 }

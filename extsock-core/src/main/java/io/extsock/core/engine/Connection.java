@@ -4,6 +4,7 @@ import io.extsock.core.events.StatisticsEvents;
 import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.GatherWrite;
 import io.extsock.core.rdmap.MessageWriter;
+import io.extsock.core.verbs.InlineWait;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.internal.InterruptShield;
 import java.io.IOException;
@@ -41,7 +42,7 @@ import java.util.function.BooleanSupplier;
  * transmit side to the holder of {@link #transmitLock}; the selection key and {@link
  * #engineReads} changes to the progress thread.
  */
-final class Connection implements QueuePair.Driver {
+final class Connection implements QueuePair.Driver, InlineWait {
 
     private static final System.Logger LOG = System.getLogger(Connection.class.getName());
 

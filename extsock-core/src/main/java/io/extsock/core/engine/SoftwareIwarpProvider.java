@@ -3,7 +3,12 @@ package io.extsock.core.engine;
 import io.extsock.IwarpNegotiationException;
 import io.extsock.core.events.ExtsockEvents;
 import io.extsock.core.events.StatisticsEvents;
+import io.extsock.core.mpa.FpduDeframer;
+import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.MpaAgreement;
+import io.extsock.core.rdmap.MessageWriter;
+import io.extsock.core.rdmap.PayloadViews;
+import io.extsock.core.rdmap.SegmentReader;
 import io.extsock.core.stream.IwarpStream;
 import io.extsock.core.stream.StreamUnavailable;
 import io.extsock.core.verbs.CompletionRing;
@@ -11,6 +16,7 @@ import io.extsock.core.verbs.ConnectionCounters;
 import io.extsock.core.verbs.IwarpConnectionImpl;
 import io.extsock.core.verbs.MemoryRegistry;
 import io.extsock.core.verbs.QueuePair;
+import io.extsock.core.verbs.WirePipeline;
 import io.extsock.internal.IwarpOptionValues;
 import io.extsock.spi.IwarpProvider;
 import io.extsock.spi.IwarpSession;
@@ -97,12 +103,13 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         CompletionRing ring = new CompletionRing(QueuePair.SEND_QUEUE_DEPTH + QueuePair.RECEIVE_QUEUE_DEPTH);
         int maxFpduSize = settings.maxFpduSize() != IwarpOptionValues.PATH_FPDU_SIZE
                 ? settings.maxFpduSize() : PathFpduSize.of(channel);
-        QueuePair queuePair = new QueuePair(agreement, maxFpduSize, registry, connection, counters);
+        QueuePair queuePair = new QueuePair(agreement, pipeline(agreement, maxFpduSize), registry, connection,
+                connection, counters);
         connection.attach(queuePair);
 
         IwarpSettings negotiated = new IwarpSettings(agreement.revision(), agreement.crc(), agreement.sendMarkers(),
                 agreement.receiveMarkers(), agreement.ird(), agreement.ord(), maxFpduSize, initiator);
-        IwarpConnectionImpl verbs = new IwarpConnectionImpl(queuePair, registry, ring, negotiated,
+        IwarpConnectionImpl verbs = new IwarpConnectionImpl(queuePair, connection, registry, ring, negotiated,
                 ExtsockHello.applicationData(peerData));
 
         boolean streams = hello.streamsOn() && peerHello.streamsOn();
@@ -133,6 +140,20 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
             throw e;
         }
         return new Session(stream, verbs);
+    }
+
+    /**
+     * The codecs of one connection, as its agreement says (RFC 5044 section 4: CRC and markers
+     * each way; the FPDU size limits the ULPDU): the writer over an MPA framer for the transmit
+     * side, the reader over an MPA deframer for the receive side. The queue pair gets them ready
+     * made; it assembles no codec itself.
+     */
+    public static WirePipeline pipeline(MpaAgreement agreement, int maxFpduSize) {
+        FpduFramer framer = new FpduFramer(agreement.crc(), agreement.sendMarkers());
+        MessageWriter writer = new MessageWriter(framer,
+                FpduFramer.maxUlpduLength(maxFpduSize, agreement.sendMarkers()), PayloadViews.DUPLICATING);
+        FpduDeframer deframer = new FpduDeframer(agreement.crc(), agreement.receiveMarkers());
+        return new WirePipeline(writer, sink -> new SegmentReader(deframer, sink));
     }
 
     private static String streamUnavailableReason(ConnectionSettings settings, ExtsockHello peerHello) {

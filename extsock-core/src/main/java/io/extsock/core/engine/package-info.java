@@ -21,6 +21,14 @@
  *       while the application is busy elsewhere.</li>
  * </ul>
  *
+ * <h2>Composition</h2>
+ * The engine is the composition root: {@link io.extsock.core.engine.SoftwareIwarpProvider}
+ * builds each connection's codecs ({@code SoftwareIwarpProvider.pipeline}: the MPA framer under
+ * the RDMAP/DDP writer, the MPA deframer under the segment reader) and hands them to the queue
+ * pair as a {@code WirePipeline}, with {@link io.extsock.core.engine.Connection} as its driver
+ * (transmit, close) and as the {@code InlineWait} the verbs layer's blocking calls wait through.
+ * The queue pair assembles no codec and waits on nothing.
+ *
  * <h2>Who owns what</h2>
  * <table>
  *   <caption>State and its owner</caption>
@@ -28,13 +36,15 @@
  *   <tr><td>A progress thread's Selector, its keys, interest sets, timers and hand-back set</td>
  *       <td>that progress thread only; others queue a task ({@code ProgressThread.execute})</td></tr>
  *   <tr><td>A connection's staging buffer, inline Selector, the queue pair's receive side
- *       ({@code SegmentReader}, deframer, DDP bookkeeping, placement, the Send being received)</td>
+ *       ({@code ReceiveSide} and its opcode handlers: {@code SegmentReader}, deframer, DDP
+ *       bookkeeping, placement, the Send being received, the Read Request being accepted)</td>
  *       <td>the holder of the connection's receive lock (an inline waiter or the progress thread)</td></tr>
- *   <tr><td>The gathering write, the queue pair's transmit side ({@code MessageWriter}, framer,
- *       the message being framed, which requests finished with the last write)</td>
+ *   <tr><td>The gathering write, the queue pair's transmit side ({@code TransmitSide}:
+ *       {@code MessageWriter}, framer, the message being framed, which requests finished with
+ *       the last write)</td>
  *       <td>the holder of the connection's transmit lock (a poster or the progress thread)</td></tr>
- *   <tr><td>The send and receive queues, outstanding and inbound Reads, the Terminate to send,
- *       the queue pair's state and its pools</td>
+ *   <tr><td>The send and receive queues, outstanding and inbound Reads (and the inbound Read
+ *       slots), the Terminate to send, the queue pair's state and its pools ({@code QueuePair})</td>
  *       <td>shared; the queue pair's lock, held briefly, never around I/O or payload copies</td></tr>
  *   <tr><td>Completion queue</td><td>many producers (either side), many consumers; its own
  *       ({@code CompletionRing})</td></tr>

@@ -1,5 +1,6 @@
 package io.extsock.core.verbs;
 
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.CompletionView;
 import io.extsock.verbs.WorkOpcode;
@@ -18,9 +19,10 @@ final class CompletionFlyweight implements CompletionView {
     private boolean solicited;
     private int invalidatedStag;
     private String detail;
+    private CompletionCause cause = CompletionCause.NONE;
 
     void set(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength, boolean solicited,
-             int invalidatedStag, String detail) {
+             int invalidatedStag, String detail, CompletionCause cause) {
         this.tag = tag;
         this.opcode = opcode;
         this.status = status;
@@ -28,6 +30,7 @@ final class CompletionFlyweight implements CompletionView {
         this.solicited = solicited;
         this.invalidatedStag = invalidatedStag;
         this.detail = detail;
+        this.cause = cause;
     }
 
     @Override
@@ -66,9 +69,14 @@ final class CompletionFlyweight implements CompletionView {
     }
 
     @Override
+    public CompletionCause cause() {
+        return cause;
+    }
+
+    @Override
     public String toString() {
         return "CompletionView[tag=" + tag + ", opcode=" + opcode + ", status=" + status + ", byteLength="
                 + byteLength + ", solicited=" + solicited + ", invalidatedStag=" + invalidatedStag
-                + ", detail=" + detail + "]";
+                + ", detail=" + detail + ", cause=" + cause + "]";
     }
 }

@@ -7,17 +7,17 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The completion queue an application sees: the connection's {@link CompletionRing}, whose
- * waits receive on the waiting thread ({@link QueuePair#await}) instead of parking until
+ * waits receive on the waiting thread ({@link InlineWait#await}) instead of parking until
  * another thread delivers, so that a completion costs no thread hand-off.
  */
 final class InlineCompletionQueue implements CompletionQueue {
 
     private final CompletionRing ring;
-    private final QueuePair queuePair;
+    private final InlineWait waiting;
 
-    InlineCompletionQueue(CompletionRing ring, QueuePair queuePair) {
+    InlineCompletionQueue(CompletionRing ring, InlineWait waiting) {
         this.ring = ring;
-        this.queuePair = queuePair;
+        this.waiting = waiting;
     }
 
     @Override
@@ -30,7 +30,7 @@ final class InlineCompletionQueue implements CompletionQueue {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        boolean available = queuePair.await(() -> ring.size() > 0, Math.max(1, unit.toNanos(timeout)), true);
+        boolean available = waiting.await(() -> ring.size() > 0, Math.max(1, unit.toNanos(timeout)), true);
         if (!available && Thread.interrupted()) {
             throw new InterruptedException();
         }

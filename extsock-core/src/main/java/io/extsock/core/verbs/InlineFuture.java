@@ -6,32 +6,32 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A future whose blocking getters receive on the waiting thread ({@link QueuePair#await}), as
+ * A future whose blocking getters receive on the waiting thread ({@link InlineWait#await}), as
  * {@link InlineCompletionQueue} does, before asking the future.
  */
 final class InlineFuture<T> extends CompletableFuture<T> {
 
-    private final QueuePair queuePair;
+    private final InlineWait waiting;
 
-    InlineFuture(QueuePair queuePair) {
-        this.queuePair = queuePair;
+    InlineFuture(InlineWait waiting) {
+        this.waiting = waiting;
     }
 
     @Override
     public T get() throws InterruptedException, ExecutionException {
-        queuePair.await(this::isDone, 0, true);
+        waiting.await(this::isDone, 0, true);
         return super.get();
     }
 
     @Override
     public T get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        queuePair.await(this::isDone, Math.max(1, unit.toNanos(timeout)), true);
+        waiting.await(this::isDone, Math.max(1, unit.toNanos(timeout)), true);
         return super.get(0, TimeUnit.NANOSECONDS);
     }
 
     @Override
     public T join() {
-        queuePair.await(this::isDone, 0, false);
+        waiting.await(this::isDone, 0, false);
         return super.join();
     }
 

@@ -1,6 +1,7 @@
 package io.extsock.core.verbs;
 
 import io.extsock.verbs.Access;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionQueue;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
@@ -29,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 public final class IwarpConnectionImpl implements IwarpConnection {
 
     private final QueuePair queuePair;
+    private final InlineWait waiting;
     private final MemoryRegistry registry;
     private final LocalAccessCheck localAccess;
     private final CompletionQueue completions;
@@ -40,17 +42,29 @@ public final class IwarpConnectionImpl implements IwarpConnection {
     private final byte[] peerPrivateData;
     private volatile boolean streamsOwnSendsAndReceives;
 
-    public IwarpConnectionImpl(QueuePair queuePair, MemoryRegistry registry, CompletionRing ring,
+    /** @param waiting the engine's wait, which the blocking calls (futures, completion queue) use */
+    public IwarpConnectionImpl(QueuePair queuePair, InlineWait waiting, MemoryRegistry registry, CompletionRing ring,
                                IwarpSettings settings, byte[] peerPrivateData) {
         this.queuePair = queuePair;
+        this.waiting = waiting;
         this.registry = registry;
         this.localAccess = new LocalAccessCheck(registry);
         this.ring = ring;
-        this.completions = new InlineCompletionQueue(ring, queuePair);
-        this.toCompletionQueue = (tag, opcode, status, length, solicited, invalidated, detail) -> {
-            if (!ring.add(tag, opcode, status, length, solicited, invalidated, detail)) {
-                throw new IllegalStateException("completion queue overflow: the engine admitted more requests"
-                        + " than the queue holds");
+        this.completions = new InlineCompletionQueue(ring, waiting);
+        this.toCompletionQueue = new WorkCompleter() {
+            @Override
+            public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
+                                 int invalidated, String detail) {
+                complete(tag, opcode, status, length, solicited, invalidated, detail, CompletionCause.NONE);
+            }
+
+            @Override
+            public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
+                                 int invalidated, String detail, CompletionCause cause) {
+                if (!ring.add(tag, opcode, status, length, solicited, invalidated, detail, cause)) {
+                    throw new IllegalStateException("completion queue overflow: the engine admitted more requests"
+                            + " than the queue holds");
+                }
             }
         };
         this.settings = settings;
@@ -101,10 +115,22 @@ public final class IwarpConnectionImpl implements IwarpConnection {
 
     @Override
     public CompletableFuture<WorkCompletion> submit(WorkRequest request) {
-        CompletableFuture<WorkCompletion> future = new InlineFuture<>(queuePair);
+        CompletableFuture<WorkCompletion> future = new InlineFuture<>(waiting);
         try {
-            post(request, (tag, opcode, status, length, solicited, invalidated, detail) -> future.complete(
-                    new WorkCompletion(tag, opcode, status, length, solicited, invalidated, detail)));
+            post(request, new WorkCompleter() {
+                @Override
+                public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length,
+                                     boolean solicited, int invalidated, String detail) {
+                    complete(tag, opcode, status, length, solicited, invalidated, detail, CompletionCause.NONE);
+                }
+
+                @Override
+                public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length,
+                                     boolean solicited, int invalidated, String detail, CompletionCause cause) {
+                    future.complete(new WorkCompletion(tag, opcode, status, length, solicited, invalidated, detail,
+                            cause));
+                }
+            });
         } catch (IOException | RuntimeException e) {
             future.completeExceptionally(e);
         }
@@ -218,7 +244,8 @@ public final class IwarpConnectionImpl implements IwarpConnection {
         work.length = sink.length();
         String refused = localAccess.check(sink, Access.LOCAL_WRITE);
         if (refused != null) {
-            work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "RDMA Read sink: " + refused);
+            work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "RDMA Read sink: " + refused,
+                    CompletionCause.LOCAL_CHECK);
         } else {
             work.sinkRegion = (RegisteredRegion) sink.region();
             work.sinkOffset = sink.offset();
@@ -237,7 +264,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
                 work.clear();
                 queuePair.counters().completed(CompletionStatus.LOCAL_PROTECTION_ERROR);
                 completer.complete(request.tag(), WorkOpcode.RECEIVE, CompletionStatus.LOCAL_PROTECTION_ERROR, 0,
-                        false, 0, "receive buffer " + i + ": " + refused);
+                        false, 0, "receive buffer " + i + ": " + refused, CompletionCause.LOCAL_CHECK);
                 return;
             }
             work.addPiece((RegisteredRegion) slice.region(), slice.offset(), slice.length());
@@ -251,7 +278,8 @@ public final class IwarpConnectionImpl implements IwarpConnection {
             RegionSlice slice = slices.apply(i);
             String refused = localAccess.check(slice, null);
             if (refused != null) {
-                work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "gather slice " + i + ": " + refused);
+                work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "gather slice " + i + ": " + refused,
+                        CompletionCause.LOCAL_CHECK);
                 return;
             }
             work.addPiece((RegisteredRegion) slice.region(), slice.offset(), slice.length());

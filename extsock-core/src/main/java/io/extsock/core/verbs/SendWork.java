@@ -1,6 +1,7 @@
 package io.extsock.core.verbs;
 
 import io.extsock.core.rdmap.MessagePayload;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 import java.nio.ByteBuffer;
@@ -42,6 +43,7 @@ final class SendWork implements MessagePayload {
     boolean done;
     CompletionStatus status;
     String detail;
+    CompletionCause cause = CompletionCause.NONE;
 
     /** Adds a piece: {@code length} octets of the region from {@code offset}. */
     void addPiece(RegisteredRegion region, long offset, int length) {
@@ -75,10 +77,11 @@ final class SendWork implements MessagePayload {
     }
 
     /** Marks the entry finished; the queue pair reports it in send-queue order. */
-    void finish(CompletionStatus status, String detail) {
+    void finish(CompletionStatus status, String detail, CompletionCause cause) {
         this.done = true;
         this.status = status;
         this.detail = detail;
+        this.cause = cause;
     }
 
     void clear() {
@@ -96,5 +99,6 @@ final class SendWork implements MessagePayload {
         done = false;
         status = null;
         detail = null;
+        cause = CompletionCause.NONE;
     }
 }

@@ -1,5 +1,6 @@
 package io.extsock.core.verbs;
 
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 
@@ -12,4 +13,13 @@ public interface WorkCompleter {
 
     void complete(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength, boolean solicited,
                   int invalidatedStag, String detail);
+
+    /**
+     * As above, with the failure's cause as a value; the queue pair calls this one. Completers
+     * that keep no cause (the stream's) need not override it.
+     */
+    default void complete(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength, boolean solicited,
+                          int invalidatedStag, String detail, CompletionCause cause) {
+        complete(tag, opcode, status, byteLength, solicited, invalidatedStag, detail);
+    }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.CompletionView;
-import io.extsock.verbs.WorkCompletion;
 import io.extsock.verbs.WorkOpcode;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,14 +16,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
 
 /**
- * Races between producers and consumers. Every wait is given far longer than it needs
- * ({@link #PATIENCE_SECONDS}): a wait that times out while a completion was due is a lost
- * wake-up, and is reported as one. Spin times of 0 (every wait parks), 1 µs (spinning ends in
- * the middle of the race) and the default are all tried.
+ * Races between producers and consumers: every completion consumed exactly once, in each
+ * producer's order, however adds and polls interleave. (The ring only adds and polls; waiting
+ * is the engine's, tested with it.)
  */
 class CompletionRingStressTest {
 
@@ -32,64 +29,17 @@ class CompletionRingStressTest {
     private static final long PILL = -1;
 
     /**
-     * One completion in flight at a time, bounced between two threads through two rings: each
-     * hop is a fresh race between a producer's add and a consumer about to park. The echo comes
-     * back after a random delay of up to twice the spin time, so that it lands, round after
-     * round, at every point of the waiter's passage from spinning to parked.
-     */
-    @ParameterizedTest
-    @ValueSource(longs = {0, 1_000, CompletionRing.DEFAULT_SPIN_NANOS})
-    void pingPongNeverLosesAWakeUp(long spinNanos) throws InterruptedException {
-        int rounds = 20_000;
-        CompletionRing there = new CompletionRing(1, spinNanos);
-        CompletionRing back = new CompletionRing(1, spinNanos);
-        ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-        Thread ponger = new Thread(() -> {
-            SplittableRandom random = new SplittableRandom(rounds);
-            try {
-                for (int round = 0; round < rounds; round++) {
-                    WorkCompletion ping = there.take(PATIENCE_SECONDS, TimeUnit.SECONDS);
-                    if (ping == null) {
-                        failures.add("lost wake-up: take timed out in round " + round);
-                        return;
-                    }
-                    busyWait(random.nextLong(2 * spinNanos + 1));
-                    if (!back.add(ping.tag(), WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null)) {
-                        failures.add("back full in round " + round);
-                    }
-                }
-            } catch (InterruptedException e) {
-                failures.add("interrupted");
-            }
-        }, "ponger");
-        ponger.start();
-        long[] echoed = new long[1];
-        for (int round = 0; round < rounds && failures.isEmpty(); round++) {
-            assertTrue(there.add(round, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 0, false, 0, null));
-            assertTrue(back.await(PATIENCE_SECONDS, TimeUnit.SECONDS), "lost wake-up: await timed out in round " + round);
-            assertEquals(1, back.poll(view -> echoed[0] = view.tag(), 1));
-            assertEquals(round, echoed[0]);
-        }
-        ponger.join();
-        assertEquals(List.of(), List.copyOf(failures));
-        assertEquals(rounds, there.consumed());
-        assertEquals(rounds, back.consumed());
-        assertFalse(there.consumersRegistered() || back.consumersRegistered());
-    }
-
-    /**
      * Three producers (admitting work as the engine does, so add must never find the ring
-     * full) and three consumers (two polling and awaiting, one taking), in bursts with pauses
-     * that let the consumers park. Every completion must be consumed exactly once, and each
+     * full) and three consumers polling batches of 1 to 8, in bursts with pauses that leave the
+     * consumers idle. Every completion must be consumed exactly once, and each
      * consumer must see each producer's completions in the order they were added.
      */
-    @ParameterizedTest
-    @ValueSource(longs = {0, 1_000, CompletionRing.DEFAULT_SPIN_NANOS})
-    void manyProducersAndConsumersConsumeEachCompletionExactlyOnce(long spinNanos) throws InterruptedException {
+    @Test
+    void manyProducersAndConsumersConsumeEachCompletionExactlyOnce() throws InterruptedException {
         int producers = 3;
         int consumers = 3;
         int perProducer = 20_000;
-        CompletionRing ring = new CompletionRing(16, spinNanos);
+        CompletionRing ring = new CompletionRing(16);
         AtomicLong posted = new AtomicLong();
         AtomicIntegerArray deliveries = new AtomicIntegerArray(producers * perProducer);
         ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
@@ -113,7 +63,7 @@ class CompletionRingStressTest {
         List<Thread> consuming = new ArrayList<>();
         for (int c = 0; c < consumers; c++) {
             Consumer consumer = new Consumer(ring, posted, producers, perProducer, deliveries, failures, c);
-            consuming.add(new Thread(c == 0 ? consumer::take : consumer::pollAndAwait, "consumer-" + c));
+            consuming.add(new Thread(consumer::poll, "consumer-" + c));
         }
         consuming.forEach(Thread::start);
         producing.forEach(Thread::start);
@@ -134,14 +84,6 @@ class CompletionRingStressTest {
         }
         assertEquals(posted.get(), ring.consumed());
         assertEquals(0, ring.size());
-        assertFalse(ring.consumersRegistered());
-    }
-
-    private static void busyWait(long nanos) {
-        long start = System.nanoTime();
-        while (System.nanoTime() - start < nanos) {
-            Thread.onSpinWait();
-        }
     }
 
     /**
@@ -185,31 +127,11 @@ class CompletionRingStressTest {
             this.random = new SplittableRandom(100 + seed);
         }
 
-        void pollAndAwait() {
-            try {
-                while (!stopped && failures.isEmpty()) {
-                    if (ring.poll(this::record, 1 + random.nextInt(8)) == 0
-                            && !ring.await(PATIENCE_SECONDS, TimeUnit.SECONDS)) {
-                        failures.add("lost wake-up: await timed out with " + ring.size() + " in the ring");
-                    }
+        void poll() {
+            while (!stopped && failures.isEmpty()) {
+                if (ring.poll(this::record, 1 + random.nextInt(8)) == 0) {
+                    Thread.yield();  // two vCPUs: let a producer run
                 }
-            } catch (InterruptedException e) {
-                failures.add("interrupted");
-            }
-        }
-
-        void take() {
-            try {
-                while (!stopped && failures.isEmpty()) {
-                    WorkCompletion completion = ring.take(PATIENCE_SECONDS, TimeUnit.SECONDS);
-                    if (completion == null) {
-                        failures.add("lost wake-up: take timed out with " + ring.size() + " in the ring");
-                    } else {
-                        record(completion.tag(), completion.invalidatedStag(), completion.byteLength());
-                    }
-                }
-            } catch (InterruptedException e) {
-                failures.add("interrupted");
             }
         }
 

@@ -1,0 +1,24 @@
+package io.extsock.core.verbs;
+
+import java.util.function.BooleanSupplier;
+
+/**
+ * The engine's one way to wait on a connection: the waiting thread makes the connection
+ * progress (receives) while its condition is false. The verbs layer's blocking calls ({@link
+ * InlineFuture}, {@link InlineCompletionQueue}) wait through it; nothing below waits at all.
+ */
+public interface InlineWait {
+
+    /**
+     * Waits until the condition holds, making the connection progress on the calling thread
+     * meanwhile.
+     *
+     * @param timeoutNanos 0 or less: no limit
+     * @param interruptible whether an interrupt ends the wait (it stays set either way)
+     * @return whether the condition holds
+     */
+    boolean await(BooleanSupplier condition, long timeoutNanos, boolean interruptible);
+
+    /** Something a waiter may wait for changed outside the connection's own progress: let it look again. */
+    void wakeWaiters();
+}

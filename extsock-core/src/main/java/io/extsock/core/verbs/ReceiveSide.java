@@ -1,0 +1,197 @@
+package io.extsock.core.verbs;
+
+import io.extsock.core.ddp.DdpConstants;
+import io.extsock.core.ddp.DdpReceiveBookkeeping;
+import io.extsock.core.ddp.TaggedBufferDescription;
+import io.extsock.core.ddp.TaggedBufferLookup;
+import io.extsock.core.ddp.UntaggedBufferLookup;
+import io.extsock.core.mpa.RtrKind;
+import io.extsock.core.rdmap.RdmapConstants;
+import io.extsock.core.rdmap.RdmapOpcode;
+import io.extsock.core.rdmap.RdmapSegmentHeader;
+import io.extsock.core.rdmap.SegmentReader;
+import io.extsock.core.rdmap.SegmentSink;
+import io.extsock.core.rdmap.TerminateHeader;
+import io.extsock.core.wire.ErrorLayer;
+import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.wire.TerminateCause;
+import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.MessageType;
+import java.nio.ByteBuffer;
+
+/**
+ * The queue pair's receive side (siw's {@code siw_qp_rx.c}): the {@link SegmentReader} hands it
+ * each segment; it runs DDP's checks (RFC 5041 section 7.1: MSNs, offsets, the buffer each
+ * queue or STag names) and passes the segment to its opcode's handler from one table, {@link
+ * #handlers}. A rule the peer broke becomes a Terminate (RFC 5040 section 7) built here, from the
+ * offending segment's headers.
+ *
+ * <p>Everything here belongs to the holder of the connection's receive lock; what it shares
+ * with posting and the transmit side it reads and changes under the queue pair's lock.
+ */
+final class ReceiveSide implements SegmentSink {
+
+    /** Longest Terminate the peer may send (RFC 5040 section 4.8): the "buffer" of queue 2. */
+    private static final int TERMINATE_QUEUE_CAPACITY = 128;
+
+    private final QueuePair qp;
+    private final SegmentReader reader;
+    private final DdpReceiveBookkeeping bookkeeping;
+    private final RegionPlacementLookup writeTargets;
+    final SendHandler sends;
+    private final ReadResponseHandler readResponses;
+    /** The dispatch table: each RDMAP opcode's handler, by wire value (RFC 5040 section 4.1). */
+    private final OpcodeHandler[] handlers = new OpcodeHandler[16];
+    private RdmapOpcode segmentOpcode;
+
+    ReceiveSide(QueuePair qp, WirePipeline pipeline) {
+        this.qp = qp;
+        this.writeTargets = RegionPlacementLookup.forRdmaWrite(qp.registry);
+        this.bookkeeping = new DdpReceiveBookkeeping(new ReceiveBuffers(), new SinkBuffers());
+        this.sends = new SendHandler(qp, bookkeeping);
+        this.readResponses = new ReadResponseHandler(qp);
+        handlers[RdmapOpcode.RDMA_WRITE.wireValue()] = new WriteHandler(writeTargets);
+        handlers[RdmapOpcode.RDMA_READ_REQUEST.wireValue()] = new ReadRequestHandler(qp);
+        handlers[RdmapOpcode.RDMA_READ_RESPONSE.wireValue()] = readResponses;
+        handlers[RdmapOpcode.SEND.wireValue()] = sends;
+        handlers[RdmapOpcode.SEND_WITH_INVALIDATE.wireValue()] = sends;
+        handlers[RdmapOpcode.SEND_WITH_SOLICITED_EVENT.wireValue()] = sends;
+        handlers[RdmapOpcode.SEND_WITH_SOLICITED_EVENT_AND_INVALIDATE.wireValue()] = sends;
+        handlers[RdmapOpcode.TERMINATE.wireValue()] = new TerminateHandler(qp);
+        // The other opcodes never get here: RdmapSegmentHeader refuses unsupported ones.
+        this.reader = pipeline.reader().apply(this);
+    }
+
+    /**
+     * Processes received octets. A rule the peer broke ends the connection: a Terminate is
+     * queued, every request completes, and the driver is asked to close.
+     */
+    void receive(ByteBuffer staged) {
+        try {
+            reader.read(staged);
+        } catch (ProtocolViolationException e) {
+            staged.position(staged.limit());
+            protocolViolation(e);
+        }
+    }
+
+    int directCapacity() {
+        return reader.directCapacity();
+    }
+
+    ByteBuffer directTarget() {
+        return reader.directTarget();
+    }
+
+    void placedDirectly(int count) {
+        reader.placedDirectly(count);
+    }
+
+    @Override
+    public ByteBuffer segmentStarted(RdmapSegmentHeader header) throws ProtocolViolationException {
+        openTransmitGateOnFirstFpdu();
+        segmentOpcode = header.opcode();
+        if (!header.ddp().tagged() && header.ddp().messageOffset() == 0
+                && header.ddp().queueNumber() == DdpConstants.QN_SEND) {
+            sends.messageStarting();
+        }
+        bookkeeping.accept(header.ddp());
+        MessageType type = ConnectionCounters.typeOf(segmentOpcode);
+        if (type != null && type != MessageType.TERMINATE && type != MessageType.RDMA_READ_REQUEST) {
+            qp.counters.payloadReceived(type, header.ulpPayloadLength());
+        }
+        return handlers[segmentOpcode.wireValue()].segmentStarted(header);
+    }
+
+    @Override
+    public void segmentComplete(RdmapSegmentHeader header) throws ProtocolViolationException {
+        OpcodeHandler handler = handlers[segmentOpcode.wireValue()];
+        handler.segmentPlaced(header);
+        if (!header.ddp().last()) {
+            return;
+        }
+        MessageType type = ConnectionCounters.typeOf(segmentOpcode);
+        if (type != null && type != MessageType.TERMINATE) {
+            qp.counters.messageReceived(type);  // before the completion: who sees that, sees the count
+        }
+        handler.messageComplete(header);
+    }
+
+    /** RFC 5044 section 7.1 / RFC 6581: the first FPDU from the initiator lets the responder send. */
+    private void openTransmitGateOnFirstFpdu() {
+        boolean opened = false;
+        synchronized (qp.lock) {
+            if (!qp.transmitGateOpen) {
+                qp.transmitGateOpen = true;
+                opened = true;
+            }
+        }
+        if (opened) {
+            qp.driver.transmitPending();
+        }
+    }
+
+    /** We caught the peer breaking a rule: build the Terminate (RFC 5040 section 7) and end. */
+    private void protocolViolation(ProtocolViolationException violation) {
+        TerminateCause cause = violation.terminateCause();
+        TerminateHeader terminate = new TerminateHeader().reset(cause);
+        if (cause.layer() != ErrorLayer.LLP) {
+            ByteBuffer headers = reader.currentHeaderOctets();
+            if (headers.remaining() > 0) {
+                terminate.includeTerminatedSegment(headers, 0, reader.currentSegmentLength());
+            }
+            if (segmentOpcode == RdmapOpcode.RDMA_READ_REQUEST && cause.layer() == ErrorLayer.RDMAP) {
+                terminate.includeTerminatedReadRequest(reader.currentSegment().readRequest());
+            }
+        }
+        CompletionStatus receiveStatus = cause == TerminateCause.DDP_UNTAGGED_MESSAGE_TOO_LONG
+                ? CompletionStatus.LOCAL_LENGTH_ERROR : CompletionStatus.FLUSHED;
+        qp.terminateLocally(terminate, "terminated by this side: " + violation.getMessage(), receiveStatus);
+    }
+
+    /** A zero-length Read RTR needs one inbound Read slot even if the peer offered IRD 0. */
+    int rtrReadAllowance() {
+        return qp.agreement.rtr().filter(kind -> kind == RtrKind.ZERO_LENGTH_READ).isPresent() ? 1 : 0;
+    }
+
+    /** RFC 5041 section 5: the receive buffer for each untagged queue. A lookup: it claims nothing. */
+    private final class ReceiveBuffers implements UntaggedBufferLookup {
+        @Override
+        public long bufferCapacity(int queueNumber, int messageSequenceNumber) {
+            switch (queueNumber) {
+                case DdpConstants.QN_SEND:
+                    long capacity = sends.bufferCapacity();
+                    return capacity >= 0 ? capacity : NO_BUFFER;
+                case DdpConstants.QN_READ_REQUEST:
+                    // RFC 5040 section 5.2: at most IRD Read Requests are served at once; the
+                    // Read Request handler claims the slot.
+                    return qp.inboundReadSlotFree() ? RdmapConstants.READ_REQUEST_HEADER_LENGTH : NO_BUFFER;
+                case DdpConstants.QN_TERMINATE:
+                    return TERMINATE_QUEUE_CAPACITY;
+                default:
+                    return NO_BUFFER;
+            }
+        }
+    }
+
+    /**
+     * RFC 5041 section 5.1: the tagged buffer an incoming segment names. An RDMA Write may
+     * reach only a region registered with the remote-write right; a Read Response only the
+     * sink of the Read this side has outstanding (whatever that region's remote rights).
+     */
+    private final class SinkBuffers implements TaggedBufferLookup {
+        @Override
+        public void describe(int stag, TaggedBufferDescription answer) {
+            if (segmentOpcode == RdmapOpcode.RDMA_READ_RESPONSE) {
+                SendWork read = readResponses.outstandingReadHead();
+                if (read != null && read.sinkRegion.stag() == stag) {
+                    answer.usable(read.sinkOffset, read.length);
+                } else {
+                    answer.noSuchStag();
+                }
+                return;
+            }
+            writeTargets.describe(stag, answer);
+        }
+    }
+}

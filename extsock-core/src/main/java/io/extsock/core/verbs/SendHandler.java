@@ -1,0 +1,146 @@
+package io.extsock.core.verbs;
+
+import io.extsock.core.ddp.DdpReceiveBookkeeping;
+import io.extsock.core.mpa.MpaRole;
+import io.extsock.core.mpa.RtrKind;
+import io.extsock.core.rdmap.RdmapSegmentHeader;
+import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.wire.TerminateCause;
+import io.extsock.verbs.CompletionCause;
+import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.WorkOpcode;
+import java.nio.ByteBuffer;
+
+/**
+ * The Send family (RFC 5040 section 4.3: Send, with Invalidate, with Solicited Event, with
+ * both): untagged, into the head of the receive queue. A segment that falls within one
+ * scatter slice goes straight there; one that straddles slices goes through a bounce buffer
+ * (the one copy on this path). The last segment completes the Receive, after invalidating the
+ * STag a Send with Invalidate names (RFC 5040 section 5.3).
+ */
+final class SendHandler implements OpcodeHandler {
+
+    private final QueuePair qp;
+    private final DdpReceiveBookkeeping bookkeeping;
+    /** The Receive being filled; receive side (and the flush, under the lock, once it ends). */
+    private ReceiveWork receiving;
+    /** RFC 6581: the initiator's zero-length Send RTR, which consumes no Receive. */
+    private boolean rtrExpected;
+    private ByteBuffer bounce;
+    private long bounceOffset;
+
+    SendHandler(QueuePair qp, DdpReceiveBookkeeping bookkeeping) {
+        this.qp = qp;
+        this.bookkeeping = bookkeeping;
+        this.rtrExpected = qp.agreement.role() == MpaRole.RESPONDER && qp.agreement.rtr().isPresent()
+                && qp.agreement.rtr().get() == RtrKind.ZERO_LENGTH_SEND;
+    }
+
+    /** The capacity of the buffer the next Send goes to (0 for the RTR), or -1 for none. */
+    long bufferCapacity() {
+        if (rtrExpected) {
+            return 0;
+        }
+        return receiving != null ? receiving.capacity : -1;
+    }
+
+    /** The Receive being filled, or null. */
+    ReceiveWork receiving() {
+        return receiving;
+    }
+
+    /** The connection ended: the Receive being filled was flushed with the rest. */
+    void forgetReceiving() {
+        receiving = null;
+    }
+
+    /** A new Send starts (before DDP's checks, which ask its capacity): it takes the receive queue's head. */
+    void messageStarting() {
+        if (rtrExpected) {
+            receiving = null;
+            return;
+        }
+        synchronized (qp.lock) {
+            receiving = qp.receiveQueue.peek();
+        }
+    }
+
+    @Override
+    public ByteBuffer segmentStarted(RdmapSegmentHeader header) {
+        long messageOffset = header.ddp().messageOffset();
+        int length = header.ulpPayloadLength();
+        if (length == 0 || receiving == null) {
+            return null;
+        }
+        // Find the scatter slice the segment starts in; if it spans slices, go through a
+        // bounce buffer (a copy, only for segments that straddle slices).
+        long skip = messageOffset;
+        for (int i = 0; i < receiving.pieces(); i++) {
+            int pieceLength = receiving.length(i);
+            if (skip < pieceLength) {
+                if (skip + length <= pieceLength) {
+                    return receiving.placement(i, (int) skip, length);
+                }
+                bounce = ByteBuffer.allocate(length);
+                bounceOffset = messageOffset;
+                return bounce;
+            }
+            skip -= pieceLength;
+        }
+        throw new IllegalStateException("DDP admitted a Send longer than its receive buffer");
+    }
+
+    @Override
+    public void segmentPlaced(RdmapSegmentHeader header) {
+        if (bounce != null) {
+            scatterBounce();
+        }
+    }
+
+    private void scatterBounce() {
+        bounce.flip();
+        long skip = bounceOffset;
+        for (int i = 0; i < receiving.pieces() && bounce.hasRemaining(); i++) {
+            int pieceLength = receiving.length(i);
+            if (skip >= pieceLength) {
+                skip -= pieceLength;
+                continue;
+            }
+            int count = Math.min(bounce.remaining(), pieceLength - (int) skip);
+            ByteBuffer part = bounce.duplicate().limit(bounce.position() + count);
+            receiving.placement(i, (int) skip, count).put(part);
+            bounce.position(bounce.position() + count);
+            skip = 0;
+        }
+        bounce = null;
+    }
+
+    @Override
+    public void messageComplete(RdmapSegmentHeader header) throws ProtocolViolationException {
+        long length = bookkeeping.untagged().completedMessageLength();
+        if (rtrExpected) {
+            rtrExpected = false;  // the RTR: consumed no receive and tells nobody
+            return;
+        }
+        ReceiveWork done;
+        synchronized (qp.lock) {
+            done = qp.receiveQueue.poll();
+        }
+        receiving = null;
+        int invalidated = 0;
+        if (header.opcode().invalidatesStag()) {
+            invalidated = header.invalidateStag();
+            TerminateCause refused = qp.registry.invalidate(invalidated);
+            if (refused != null) {
+                qp.complete(done, WorkOpcode.RECEIVE, CompletionStatus.REMOTE_OPERATION_ERROR, length, false, 0,
+                        String.format("the peer's Send with Invalidate named STag 0x%08x, which cannot be invalidated",
+                                invalidated), CompletionCause.terminateSent(refused.layer().wireValue(),
+                                refused.errorType(), refused.errorCode()));
+                throw new ProtocolViolationException(refused, String.format(
+                        "Send with Invalidate of STag 0x%08x, which this connection cannot invalidate", invalidated));
+            }
+        }
+        qp.complete(done, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length, header.opcode().solicitedEvent(),
+                invalidated, null, CompletionCause.NONE);
+    }
+}

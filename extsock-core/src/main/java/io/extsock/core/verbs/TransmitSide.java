@@ -1,0 +1,281 @@
+package io.extsock.core.verbs;
+
+import io.extsock.core.ddp.DdpConstants;
+import io.extsock.core.ddp.MessageSequenceNumbers;
+import io.extsock.core.events.ExtsockEvents;
+import io.extsock.core.mpa.GatherWrite;
+import io.extsock.core.mpa.RtrKind;
+import io.extsock.core.rdmap.MessagePayload;
+import io.extsock.core.rdmap.MessageWriter;
+import io.extsock.core.rdmap.RdmapOpcode;
+import io.extsock.core.rdmap.ReadRequestHeader;
+import io.extsock.core.rdmap.TerminateHeader;
+import io.extsock.core.wire.TerminateCause;
+import io.extsock.verbs.CompletionCause;
+import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.MessageType;
+import io.extsock.verbs.WorkOpcode;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The queue pair's transmit side (siw's {@code siw_qp_tx.c}): picks the next message (a pending
+ * Terminate first, then the RTR, then Read Responses and send-queue messages taking turns),
+ * frames it into the engine's gathering write through the {@link MessageWriter}, and completes
+ * the requests whose last bytes went out.
+ *
+ * <p>Its own fields belong to the holder of the connection's transmit lock; what it shares
+ * with posting and the receive side it reads and changes under the queue pair's lock.
+ */
+final class TransmitSide {
+
+    private static final System.Logger LOG = System.getLogger(QueuePair.class.getName());
+
+    private final QueuePair qp;
+    private final MessageWriter writer;
+    private final ReadSourceCheck readSources;
+    private final MessageSequenceNumbers sendSequence = new MessageSequenceNumbers();
+    /** Requests whose last segment is in the gathering write being written; under the lock. */
+    private final List<SendWork> lastSegmentInGather = new ArrayList<>();
+    private final LentViews lentViews = new LentViews();
+    private final ReadRequestHeader outgoingRead = new ReadRequestHeader();
+    private SendWork framing;
+    private InboundRead responding;
+    private boolean terminateFramed;
+    private boolean terminateInGather;
+    /** A Terminate just started, to announce (event, log) outside the lock. */
+    private TerminateHeader terminateStarted;
+    private boolean preferReadResponse;
+
+    TransmitSide(QueuePair qp, MessageWriter writer) {
+        this.qp = qp;
+        this.writer = writer;
+        this.readSources = new ReadSourceCheck(qp.registry);
+    }
+
+    /**
+     * Frames what is ready to go into the gathering write: a pending Terminate first, then the
+     * RTR, then Read Responses and send-queue messages taking turns.
+     *
+     * @return whether anything was framed
+     */
+    boolean frame(GatherWrite out) {
+        boolean framed = false;
+        while (true) {
+            if (writer.inProgress()) {
+                boolean finished = writer.writeTo(out);
+                framed = true;
+                if (!finished) {
+                    return true;  // the gather is full: write it, then call again
+                }
+                messageFramed();
+                continue;
+            }
+            if (!startNextMessage()) {
+                return framed;
+            }
+            if (terminateStarted != null) {
+                announceTerminateSent(terminateStarted, qp.failure());
+                terminateStarted = null;
+                qp.counters.messageSent(MessageType.TERMINATE, 0);  // after the event: who sees the count sees it
+            }
+        }
+    }
+
+    /** The gathering write that {@link #frame} filled went out whole. */
+    void transmitted() {
+        boolean closeNow = false;
+        lentViews.returnAll();  // the write is out: its views go back to their regions
+        synchronized (qp.lock) {
+            for (SendWork work : lastSegmentInGather) {
+                work.finish(CompletionStatus.SUCCESS, null, CompletionCause.NONE);
+            }
+            lastSegmentInGather.clear();
+            qp.deliverSendCompletions();
+            if (terminateInGather) {
+                terminateInGather = false;
+                closeNow = true;
+            }
+        }
+        if (closeNow) {
+            qp.driver.closeRequested();
+        }
+    }
+
+    /**
+     * The gathering write that {@link #frame} filled will not go out whole (the connection
+     * broke or closed): the requests whose last bytes were in it are flushed.
+     */
+    void transmitAborted(String reason) {
+        lentViews.returnAll();
+        synchronized (qp.lock) {
+            for (SendWork work : lastSegmentInGather) {
+                work.finish(CompletionStatus.FLUSHED, reason != null ? reason : qp.failure,
+                        qp.failureCause != null ? qp.failureCause : CompletionCause.CONNECTION_LOST);
+            }
+            lastSegmentInGather.clear();
+            qp.deliverSendCompletions();
+        }
+    }
+
+    /** Whether the request's last bytes are in the gathering write being written. Under the lock. */
+    boolean lastSegmentInGather(SendWork work) {
+        return lastSegmentInGather.contains(work);
+    }
+
+    /** Whether there is anything {@link #frame} would frame now. */
+    boolean hasTransmitWork() {
+        synchronized (qp.lock) {
+            if (writer.inProgress() || qp.terminateToSend != null && !terminateFramed) {
+                return true;
+            }
+            if (qp.state != QueuePairState.CONNECTED || !qp.transmitGateOpen) {
+                return false;
+            }
+            return qp.rtrToSend || !qp.inboundReads.isEmpty() || readyToFrame(qp.unframed.peek());
+        }
+    }
+
+    private boolean startNextMessage() {
+        synchronized (qp.lock) {
+            if (qp.terminateToSend != null && !terminateFramed) {
+                terminateFramed = true;
+                writer.startTerminate(sendSequence.assign(DdpConstants.QN_TERMINATE), qp.terminateToSend);
+                terminateStarted = qp.terminateToSend;  // announced and counted by frame(), outside the lock
+                return true;
+            }
+            if (qp.state != QueuePairState.CONNECTED || !qp.transmitGateOpen) {
+                return false;
+            }
+            if (qp.rtrToSend) {
+                qp.rtrToSend = false;
+                startReadyToReceive();
+                return true;
+            }
+            SendWork next = qp.unframed.peek();
+            boolean sendReady = readyToFrame(next);
+            boolean responseReady = !qp.inboundReads.isEmpty();
+            if (responseReady && (preferReadResponse || !sendReady)) {
+                preferReadResponse = false;
+                responding = qp.inboundReads.poll();
+                if (!checkReadResponseSource(responding)) {
+                    return true;  // the region went away meanwhile: a Terminate is queued instead
+                }
+                responding.lentViews = lentViews;
+                writer.startReadResponse(responding.sinkStag, responding.sinkTaggedOffset, responding);
+                qp.counters.messageSent(MessageType.RDMA_READ_RESPONSE, responding.size);
+                return true;
+            }
+            if (!sendReady) {
+                return false;
+            }
+            preferReadResponse = true;  // RFC 5040 section 5.2: responses take turns with new work
+            framing = qp.unframed.poll();
+            startSendWork(framing);
+            return true;
+        }
+    }
+
+    /**
+     * Checks a Read Response's source again now: the application may have deregistered the
+     * region since the request arrived (RFC 5042: its STag is then dead). False, with a
+     * Terminate queued, if the check fails. Called under the lock.
+     */
+    private boolean checkReadResponseSource(InboundRead read) {
+        if (read.size == 0) {
+            return true;
+        }
+        TerminateCause refused = readSources.check(read.sourceStag, read.sourceTaggedOffset, read.size);
+        if (refused != null) {
+            responding = null;
+            String reason = "terminated by this side: " + ReadSourceCheck.describe(refused, read.sourceStag,
+                    read.sourceTaggedOffset, read.size) + " (the region was deregistered before the response)";
+            qp.inboundReads.release(read);
+            qp.terminateFromTransmitSide(refused, reason);
+            return false;
+        }
+        read.source = qp.registry.lookup(read.sourceStag);
+        return true;
+    }
+
+    /** A send-queue head may go unless it is a Read beyond the negotiated ORD. */
+    private boolean readyToFrame(SendWork next) {
+        return next != null && (next.opcode != WorkOpcode.RDMA_READ || qp.outstandingReads.size() < qp.agreement.ord());
+    }
+
+    private void startSendWork(SendWork work) {
+        work.lentViews = lentViews;
+        switch (work.opcode) {
+            case SEND:
+                RdmapOpcode variant = work.invalidate
+                        ? (work.solicited ? RdmapOpcode.SEND_WITH_SOLICITED_EVENT_AND_INVALIDATE
+                                : RdmapOpcode.SEND_WITH_INVALIDATE)
+                        : (work.solicited ? RdmapOpcode.SEND_WITH_SOLICITED_EVENT : RdmapOpcode.SEND);
+                writer.startSend(variant, work.invalidate ? work.invalidateStag : 0,
+                        sendSequence.assign(DdpConstants.QN_SEND), work);
+                qp.counters.messageSent(MessageType.SEND, work.length);
+                break;
+            case RDMA_WRITE:
+                writer.startWrite(work.remoteStag, work.remoteOffset, work);
+                qp.counters.messageSent(MessageType.RDMA_WRITE, work.length);
+                break;
+            case RDMA_READ:
+                qp.outstandingReads.add(work);
+                qp.counters.messageSent(MessageType.RDMA_READ_REQUEST, 0);
+                writer.startReadRequest(sendSequence.assign(DdpConstants.QN_READ_REQUEST), outgoingRead
+                        .set(work.sinkRegion.stag(), work.sinkOffset, work.length, work.remoteStag, work.remoteOffset));
+                break;
+            default:
+                throw new IllegalStateException("not a send-queue operation: " + work.opcode);
+        }
+    }
+
+    /** RFC 6581 section 4: the zero-length message that lets the responder talk. */
+    private void startReadyToReceive() {
+        RtrKind kind = qp.agreement.rtr().orElseThrow();
+        switch (kind) {
+            case ZERO_LENGTH_WRITE:
+                writer.startWrite(0, 0, MessagePayload.EMPTY);
+                qp.counters.messageSent(MessageType.RDMA_WRITE, 0);
+                break;
+            case ZERO_LENGTH_READ:
+                writer.startReadRequest(sendSequence.assign(DdpConstants.QN_READ_REQUEST),
+                        outgoingRead.set(0, 0, 0, 0, 0));
+                qp.counters.messageSent(MessageType.RDMA_READ_REQUEST, 0);
+                break;
+            default:
+                writer.startSend(RdmapOpcode.SEND, 0, sendSequence.assign(DdpConstants.QN_SEND), MessagePayload.EMPTY);
+                qp.counters.messageSent(MessageType.SEND, 0);
+        }
+    }
+
+    /** The current message's last segment is in the gather. */
+    private void messageFramed() {
+        synchronized (qp.lock) {
+            if (responding != null) {
+                InboundRead done = responding;
+                responding = null;
+                qp.inboundReads.release(done);
+            } else if (framing != null) {
+                if (framing.opcode != WorkOpcode.RDMA_READ && qp.state == QueuePairState.CONNECTED) {
+                    lastSegmentInGather.add(framing);  // complete once the bytes left
+                }
+                framing = null;
+            } else if (terminateFramed && qp.terminateToSend != null) {
+                terminateInGather = true;
+                qp.terminateToSend = null;
+            }
+        }
+    }
+
+    /** A Terminate of ours goes out now: the event and the log line. */
+    private void announceTerminateSent(TerminateHeader terminate, String reason) {
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "Terminate sent to " + qp.counters.peer() + ": layer "
+                    + ExtsockEvents.layerName(terminate.layer()) + ", type " + terminate.errorType() + ", code 0x"
+                    + Integer.toHexString(terminate.errorCode()) + " (" + ExtsockEvents.errorName(terminate) + "): "
+                    + reason);
+        }
+        ExtsockEvents.terminateSent(qp.counters.peer(), terminate, reason);
+    }
+}
