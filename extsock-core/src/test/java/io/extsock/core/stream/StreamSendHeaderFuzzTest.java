@@ -5,11 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.core.engine.SoftwareIwarpProvider;
 import io.extsock.core.fuzz.Fuzz;
 import io.extsock.core.fuzz.Mutator;
 import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.mpa.MpaRole;
 import io.extsock.core.mpa.PrivateData;
+import io.extsock.core.verbs.ConnectionCounters;
+import io.extsock.core.verbs.InlineWait;
 import io.extsock.core.verbs.MemoryRegistry;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.verbs.CompletionStatus;
@@ -74,8 +77,7 @@ class StreamSendHeaderFuzzTest {
     /** The same at the writer: after such credits a write fails, naming why, instead of waiting. */
     @Test
     void aWriteAfterCreditsPastAnyWindowFails() throws Exception {
-        QueuePair queuePair = new QueuePair(new MpaAgreement(MpaRole.INITIATOR, 2, true, true, false, false, 16, 16,
-                false, Optional.empty(), PrivateData.EMPTY), 65484, new MemoryRegistry(), new NeverBlocks());
+        QueuePair queuePair = queuePair();
         StreamOutput output = new StreamOutput(queuePair, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE);
         output.connect(new StreamInput(queuePair, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
                 BUFFER_SIZE, new byte[0], output));
@@ -118,8 +120,7 @@ class StreamSendHeaderFuzzTest {
     }
 
     private static void deliver(byte[] input, SplittableRandom random) throws Exception {
-        QueuePair queuePair = new QueuePair(new MpaAgreement(MpaRole.INITIATOR, 2, true, true, false, false, 16, 16,
-                false, Optional.empty(), PrivateData.EMPTY), 65484, new MemoryRegistry(), new NeverBlocks());
+        QueuePair queuePair = queuePair();
         StreamOutput output = new StreamOutput(queuePair, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE);
         StreamInput stream = new StreamInput(queuePair, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
                 BUFFER_SIZE, new byte[0], output);
@@ -238,6 +239,15 @@ class StreamSendHeaderFuzzTest {
         }
     }
 
+    /** A queue pair with the engine's own pipeline, on a driver that never blocks. */
+    private static QueuePair queuePair() {
+        MpaAgreement agreement = new MpaAgreement(MpaRole.INITIATOR, 2, true, true, false, false, 16, 16, false,
+                Optional.empty(), PrivateData.EMPTY);
+        NeverBlocks driver = new NeverBlocks();
+        return new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, 65484), new MemoryRegistry(), driver,
+                driver, ConnectionCounters.unnamed());
+    }
+
     private static Field field(Class<?> type, String name) throws ReflectiveOperationException {
         Field field = type.getDeclaredField(name);
         field.setAccessible(true);
@@ -245,7 +255,7 @@ class StreamSendHeaderFuzzTest {
     }
 
     /** A driver that transmits nothing and never waits: a wait sees the condition as it is. */
-    private static final class NeverBlocks implements QueuePair.Driver {
+    private static final class NeverBlocks implements QueuePair.Driver, InlineWait {
         @Override
         public void transmitPending() {
         }
