@@ -37,21 +37,48 @@ public record CompletionCause(Origin origin, int layer, int errorType, int error
     /** This side's own checks refused the request. */
     public static final CompletionCause LOCAL_CHECK = new CompletionCause(Origin.LOCAL_CHECK, -1, -1, -1);
 
+    /**
+     * A cause.
+     *
+     * @param origin where the cause comes from
+     * @param layer for a Terminate: its layer; else -1
+     * @param errorType for a Terminate: its error type; else -1
+     * @param errorCode for a Terminate: its error code; else -1
+     * @throws NullPointerException if origin is null
+     */
     public CompletionCause {
         java.util.Objects.requireNonNull(origin, "origin");
     }
 
-    /** The peer's Terminate, by its layer, error type and error code. */
+    /**
+     * The peer's Terminate, by its layer, error type and error code.
+     *
+     * @param layer the Terminate's layer (0 RDMAP, 1 DDP, 2 LLP)
+     * @param errorType its error type within the layer
+     * @param errorCode its error code within the type
+     * @return the cause
+     */
     public static CompletionCause terminateReceived(int layer, int errorType, int errorCode) {
         return new CompletionCause(Origin.TERMINATE_RECEIVED, layer, errorType, errorCode);
     }
 
-    /** A Terminate this side sent, by its layer, error type and error code. */
+    /**
+     * A Terminate this side sent, by its layer, error type and error code.
+     *
+     * @param layer the Terminate's layer (0 RDMAP, 1 DDP, 2 LLP)
+     * @param errorType its error type within the layer
+     * @param errorCode its error code within the type
+     * @return the cause
+     */
     public static CompletionCause terminateSent(int layer, int errorType, int errorCode) {
         return new CompletionCause(Origin.TERMINATE_SENT, layer, errorType, errorCode);
     }
 
-    /** Whether a Terminate (either way) is the cause. */
+    /**
+     * Whether a Terminate (either way) is the cause.
+     *
+     * @return true for a Terminate sent or received
+     */
     public boolean isTerminate() {
         return origin == Origin.TERMINATE_RECEIVED || origin == Origin.TERMINATE_SENT;
     }

@@ -56,7 +56,11 @@ public interface CompletionView {
      */
     String detail();
 
-    /** For a failure, its cause as a value ({@link #detail()} says it in words); else {@link CompletionCause#NONE}. */
+    /**
+     * Why the request failed, as a value ({@link #detail()} says it in words).
+     *
+     * @return for a failure, its cause; else {@link CompletionCause#NONE}
+     */
     default CompletionCause cause() {
         return CompletionCause.NONE;
     }

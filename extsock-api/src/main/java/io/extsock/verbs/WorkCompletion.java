@@ -17,11 +17,34 @@ package io.extsock.verbs;
 public record WorkCompletion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
                              boolean solicited, int invalidatedStag, String detail, CompletionCause cause) {
 
+    /**
+     * A completion.
+     *
+     * @param tag             the request's tag
+     * @param opcode          the operation
+     * @param status          success or what failed
+     * @param byteLength      bytes transferred
+     * @param solicited       for a Receive: the Send carried Solicited Event
+     * @param invalidatedStag for a Receive of a Send with Invalidate: the STag invalidated; else 0
+     * @param detail          for a failure: what went wrong, in words; else null
+     * @param cause           for a failure: its cause as a value; else {@link CompletionCause#NONE}
+     * @throws NullPointerException if cause is null
+     */
     public WorkCompletion {
         java.util.Objects.requireNonNull(cause, "cause");
     }
 
-    /** Without a cause: {@link CompletionCause#NONE}. */
+    /**
+     * A completion without a cause as a value: {@link CompletionCause#NONE}.
+     *
+     * @param tag             the request's tag
+     * @param opcode          the operation
+     * @param status          success or what failed
+     * @param byteLength      bytes transferred
+     * @param solicited       for a Receive: the Send carried Solicited Event
+     * @param invalidatedStag for a Receive of a Send with Invalidate: the STag invalidated; else 0
+     * @param detail          for a failure: what went wrong, in words; else null
+     */
     public WorkCompletion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
                           boolean solicited, int invalidatedStag, String detail) {
         this(tag, opcode, status, byteLength, solicited, invalidatedStag, detail, CompletionCause.NONE);
