@@ -189,6 +189,7 @@ public abstract class VirtualThreadContract {
         long limit = openFileLimit();
         assertTrue(limit < 0 || limit >= count + 1_000, "this JVM may open " + limit + " files; "
                 + count + " connections need " + (count + 1_000) + ": raise the hard limit (ulimit -Hn)");
+        warmUp(SocketContract.PLAIN);  // a timed read that parks: the JDK's poller is initialized before JFR watches
         warmUp(kind);
         Process peer = startPeer(peerMode(kind), count);
         BufferedReader peerOut = new BufferedReader(new InputStreamReader(peer.getInputStream(), StandardCharsets.UTF_8));

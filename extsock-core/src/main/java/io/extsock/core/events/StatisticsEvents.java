@@ -2,8 +2,10 @@ package io.extsock.core.events;
 
 import io.extsock.core.verbs.ConnectionCounters;
 import io.extsock.verbs.MessageType;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import jdk.jfr.Event;
 import jdk.jfr.FlightRecorder;
 import jdk.jfr.FlightRecorderListener;
 
@@ -34,6 +36,13 @@ public final class StatisticsEvents {
 
     private static void addHook() {
         try {
+            // Every extsock event class is loaded here, once, on the thread that starts JFR, and
+            // not by the first connection with something to record: a virtual thread that loads
+            // a class another thread is loading pins its carrier (jdk.VirtualThreadPinned).
+            for (Class<? extends Event> type : List.of(IwarpConnectedEvent.class, NegotiationFailedEvent.class,
+                    TerminateSentEvent.class, TerminateReceivedEvent.class, StreamWindowGrownEvent.class)) {
+                FlightRecorder.register(type);
+            }
             FlightRecorder.addPeriodicEvent(ConnectionStatisticsEvent.class, StatisticsEvents::commitAll);
         } catch (RuntimeException | LinkageError e) {
             unavailable(e);
