@@ -135,13 +135,8 @@ final class PassthroughTransport implements SocketTransport {
             }
         } catch (NotYetConnectedException e) {
             throw SocketErrors.notConnected(e);
-        } catch (ClosedChannelException e) {
-            if (channel.isOpen()) {
-                throw SocketErrors.brokenPipe(e);
-            }
-            throw SocketErrors.asSocketError(e);
         } catch (IOException e) {
-            throw SocketErrors.asSocketError(e);
+            throw writeFailure(e);
         } finally {
             Thread.currentThread().interrupt();
         }
@@ -178,18 +173,21 @@ final class PassthroughTransport implements SocketTransport {
             }
         } catch (NotYetConnectedException e) {
             throw SocketErrors.notConnected(e);
-        } catch (ClosedChannelException e) {
-            // The channel refuses a write after shutdownOutput itself; a Socket's write reaches
-            // TCP, which answers EPIPE.
-            if (channel.isOpen()) {
-                throw SocketErrors.brokenPipe(e);
-            }
-            throw SocketErrors.asSocketError(e);
         } catch (IOException e) {
-            throw SocketErrors.asSocketError(e);
+            throw writeFailure(e);
         } finally {
             InterruptShield.exit(interrupted);
         }
+    }
+
+    /** A failed write, as a Socket reports it. */
+    private IOException writeFailure(IOException e) {
+        // The channel refuses a write after shutdownOutput itself; a Socket's write reaches TCP,
+        // which answers EPIPE.
+        if (e instanceof ClosedChannelException && channel.isOpen()) {
+            return SocketErrors.brokenPipe(e);
+        }
+        return SocketErrors.asSocketError(e);
     }
 
     @Override
