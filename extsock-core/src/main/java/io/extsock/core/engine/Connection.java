@@ -636,6 +636,7 @@ final class Connection implements QueuePair.Driver, InlineWait {
      */
     void close() {
         queuePair.close();
+        sendTheEndingTerminate();
         closeNow();
         try {
             if (channel.isConnected() && channel.getOption(StandardSocketOptions.SO_LINGER) != 0) {
@@ -648,6 +649,27 @@ final class Connection implements QueuePair.Driver, InlineWait {
             channel.close();
         } catch (IOException ignored) {
             // closing: nothing left to tell
+        }
+    }
+
+    /**
+     * A Terminate the queue pair queued as it ended is owed to the peer (RFC 5040 section 7),
+     * even when the application closes in the instant between its queuing and its sending (it
+     * may learn of the end first, from a failed call): one more non-blocking attempt to write it.
+     */
+    private void sendTheEndingTerminate() {
+        if (closed || writeBlocked || !queuePair.hasTransmitWork()) {
+            return;
+        }
+        transmitLock.lock();
+        try {
+            if (!closed) {
+                transmitWhilePossible();
+            }
+        } catch (IOException | RuntimeException e) {
+            abandonGather("sending failed: " + e.getMessage());  // closing anyway
+        } finally {
+            transmitLock.unlock();
         }
     }
 

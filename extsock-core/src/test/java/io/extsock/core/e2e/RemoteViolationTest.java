@@ -58,6 +58,43 @@ class RemoteViolationTest {
     }
 
     @Test
+    @DisplayName("RFC 5040 7.1: the Terminate still goes out when the application closes the moment its connection ends")
+    void terminateOutlivesAnImmediateClose() throws Exception {
+        for (int round = 0; round < 40; round++) {
+            try (IwarpPair pair = IwarpPair.openVerbs()) {
+                IwarpConnection client = pair.clientVerbs();
+                IwarpConnection server = pair.serverVerbs();
+                Thread closer = new Thread(() -> closeOnceEnded(pair, server), "closes-when-ended");
+                closer.start();
+                MemoryRegion sink = client.register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE));
+                WorkCompletion read = client.submit(new ReadRequest().source(new RemoteBuffer(0x12345678, 0, 64))
+                        .sink(sink.slice(0, 64))).get(20, TimeUnit.SECONDS);
+                closer.join(20_000);
+                assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, read.status(), "round " + round + ": " + read);
+                assertEquals(CompletionCause.terminateReceived(0, 1, 0x00), read.cause(), read.toString());
+            }
+        }
+    }
+
+    /** Closes the socket as soon as a call fails because the connection ended: no pause at all. */
+    private static void closeOnceEnded(IwarpPair pair, IwarpConnection server) {
+        ByteBuffer probe = ByteBuffer.allocateDirect(8);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            try {
+                server.register(probe, Set.of()).close();
+            } catch (IOException ended) {
+                try {
+                    pair.accepted.close();
+                } catch (IOException ignored) {
+                    // the test asserts on the peer's side
+                }
+                return;
+            }
+        }
+    }
+
+    @Test
     @DisplayName("RFC 5041 7.2: RDMA Write to a region without the remote-write right is refused, nothing placed")
     void writeWithoutTheRight() throws Exception {
         try (IwarpPair pair = IwarpPair.openVerbs()) {
