@@ -3,6 +3,7 @@
  * captured iWARP traffic with Wireshark's dissectors and a strict lint of our own; {@code siw}
  * boots Linux soft-iWARP in a QEMU guest as a peer nobody here wrote. Both need root and Debian
  * packages, which they install; their tests are tagged {@code interop} and run with
- * {@code mvn verify -Pinterop}.
+ * {@code mvn verify -Pinterop}. {@code fault} is a TCP relay that re-segments, delays,
+ * corrupts, half-closes and resets, for the fault-injection tests of the default suite.
  */
 package io.extsock.testkit;
