@@ -132,6 +132,11 @@ public final class FpduDeframer {
     }
 
     /** The ULPDU length of the current FPDU (of the last one, once it is complete). */
+    /** Whether each FPDU's CRC is checked (CRCs were negotiated). */
+    public boolean checksCrc() {
+        return crcEnabled;
+    }
+
     public int ulpduLength() {
         return ulpduLength;
     }

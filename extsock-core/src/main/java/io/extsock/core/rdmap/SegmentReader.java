@@ -16,8 +16,17 @@ import java.nio.ByteBuffer;
  * the socket straight into {@link #directTarget()} and report them with {@link
  * #placedDirectly}.
  *
- * <p>Only headers are copied: up to the DDP header, plus the 28-octet Read Request header or a
- * whole Terminate. One reader per connection, used by one thread at a time; allocation free.
+ * <p>With CRCs, nothing of an FPDU is believed before its CRC matched: its ULPDU is held
+ * until the FPDU is complete and checked, and only then are its headers decoded and its
+ * payload placed. A flipped octet anywhere (header, payload, CRC) therefore ends the
+ * connection with the MPA CRC Terminate (RFC 5044 section 8) and leaves memory and streams
+ * untouched: no corrupted octet is placed, and no header the network garbled is acted on
+ * (RFC 5042's view of an integrity check). Without CRCs there is nothing to wait for: payload
+ * octets go straight to their destination, and only headers are copied (up to the DDP header,
+ * plus the 28-octet Read Request header or a whole Terminate).
+ *
+ * <p>One reader per connection, used by one thread at a time; allocation free once the hold
+ * has grown to the longest FPDU the peer sends.
  */
 public final class SegmentReader {
 
@@ -33,6 +42,9 @@ public final class SegmentReader {
     private boolean headerDecoded;
     private int headerNeeded;
     private ByteBuffer destination;
+    /** With CRCs: the current FPDU's ULPDU octets, held until its CRC matched. */
+    private ByteBuffer held = ByteBuffer.allocate(0);
+    private boolean holding;
 
     public SegmentReader(FpduDeframer deframer, SegmentSink sink) {
         this.deframer = deframer;
@@ -51,10 +63,19 @@ public final class SegmentReader {
                 case NEED_INPUT:
                     return;
                 case FPDU_COMPLETE:
-                    completeSegment();
+                    if (deframer.checksCrc()) {
+                        placeVerifiedFpdu();
+                    } else {
+                        completeSegment();
+                    }
                     break;
                 case ULPDU_BYTES:
-                    if (!takeUlpduOctets(input)) {
+                    if (deframer.checksCrc()) {
+                        holdUlpduOctets(input);
+                        if (!input.hasRemaining()) {
+                            return;
+                        }
+                    } else if (!takeUlpduOctets(input)) {
                         return;
                     }
                     break;
@@ -69,7 +90,7 @@ public final class SegmentReader {
      * {@link #directTarget()} now; 0 when there are none (headers or framing come first).
      */
     public int directCapacity() {
-        if (!headerDecoded || destination == null || !destination.hasRemaining()) {
+        if (deframer.checksCrc() || !headerDecoded || destination == null || !destination.hasRemaining()) {
             return 0;
         }
         return deframer.contiguousUlpduBytes();
@@ -109,6 +130,49 @@ public final class SegmentReader {
         return inSegment ? deframer.ulpduLength() : 0;
     }
 
+    /** With CRCs: copies the ULPDU octets at hand into the hold, which grows to fit the FPDU. */
+    private void holdUlpduOctets(ByteBuffer input) {
+        if (!holding) {
+            holding = true;
+            if (held.capacity() < deframer.ulpduLength()) {
+                held = ByteBuffer.allocate(deframer.ulpduLength());  // at most 65535: the length field's range
+            }
+            held.clear().limit(deframer.ulpduLength());
+        }
+        deframer.copyUlpdu(input, held, Integer.MAX_VALUE);
+    }
+
+    /**
+     * With CRCs: the FPDU is complete and its CRC matched: now decode its headers and place its
+     * payload, as {@link #takeUlpduOctets} does as octets arrive when there is no CRC to wait for.
+     */
+    private void placeVerifiedFpdu() throws ProtocolViolationException {
+        int ulpdu = holding ? held.flip().remaining() : 0;
+        holding = false;
+        if (ulpdu == 0) {
+            completeSegment();  // names the empty ULPDU
+            return;
+        }
+        inSegment = true;
+        header.clear();
+        int needed = Math.min(2, ulpdu);
+        header.put(held.duplicate().limit(needed));
+        needed = headerLength(ulpdu);
+        header.put(held.duplicate().position(header.position()).limit(needed));
+        segment.decode(header, 0, ulpdu);
+        headerDecoded = true;
+        destination = sink.segmentStarted(segment);
+        held.position(needed);
+        if (destination != null) {
+            if (destination.remaining() != held.remaining()) {
+                throw new IllegalStateException("the sink gave " + destination.remaining()
+                        + " octets of room for a payload of " + held.remaining());
+            }
+            destination.put(held);
+        }
+        completeSegment();
+    }
+
     /** Takes ULPDU octets from the input; false when the input is used up. */
     private boolean takeUlpduOctets(ByteBuffer input) throws ProtocolViolationException {
         if (!inSegment) {
@@ -123,7 +187,7 @@ public final class SegmentReader {
             if (header.position() < headerNeeded) {
                 return input.hasRemaining();
             }
-            int needed = headerLength();
+            int needed = headerLength(deframer.ulpduLength());
             if (header.position() < needed) {
                 headerNeeded = needed;
                 return true;
@@ -155,8 +219,7 @@ public final class SegmentReader {
      * the DDP header, plus the Read Request header or the whole Terminate. Never more than the
      * ULPDU, so that a short segment reaches the decoder, which names its fault.
      */
-    private int headerLength() throws ProtocolViolationException {
-        int ulpdu = deframer.ulpduLength();
+    private int headerLength(int ulpdu) throws ProtocolViolationException {
         if (ulpdu < 2) {
             return ulpdu;
         }

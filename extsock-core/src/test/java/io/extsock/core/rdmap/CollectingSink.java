@@ -24,9 +24,12 @@ final class CollectingSink implements SegmentSink {
     private long firstTaggedOffset = -1;
     private ByteBuffer placed;
     private boolean lastOfMessage;
+    /** Segments whose headers reached this sink. */
+    int segmentsStarted;
 
     @Override
     public ByteBuffer segmentStarted(RdmapSegmentHeader header) throws ProtocolViolationException {
+        segmentsStarted++;
         boolean last = bookkeeping.accept(header.ddp());
         lastOfMessage = last;
         if (header.ddp().tagged() && firstTaggedOffset < 0) {

@@ -67,8 +67,11 @@ class RdmapStreamRoundTripTest {
             }
             byte[] damaged = scenario.wire.clone();
             int flips = 1 + random.nextInt(3);
+            int firstDamage = damaged.length;
             for (int i = 0; i < flips; i++) {
-                damaged[random.nextInt(damaged.length)] ^= (byte) (1 << random.nextInt(8));
+                int at = random.nextInt(damaged.length);
+                damaged[at] ^= (byte) (1 << random.nextInt(8));
+                firstDamage = Math.min(firstDamage, at);
             }
             CollectingSink sink = new CollectingSink();
             try {
@@ -77,6 +80,12 @@ class RdmapStreamRoundTripTest {
                 // the damage was seen
             } catch (RuntimeException e) {
                 fail("damage must end in a ProtocolViolationException, not " + e + "\n" + describe(scenario), e);
+            }
+            if (!scenario.markers) {
+                // Nothing of a damaged FPDU is believed: no segment from it or after it reaches the sink.
+                int intact = fpdusBefore(scenario.wire, firstDamage);
+                assertTrue(sink.segmentsStarted <= intact, () -> sink.segmentsStarted + " segments reached the sink,"
+                        + " only " + intact + " FPDUs came before the damage\n" + describe(scenario));
             }
             // Whatever was delivered before the damage showed is what was sent.
             assertTrue(sink.messages.size() <= scenario.messages.size());
@@ -247,5 +256,21 @@ class RdmapStreamRoundTripTest {
     private static String describe(Scenario scenario) {
         return "crc=" + scenario.crc + " markers=" + scenario.markers + " maxFpduSize=" + scenario.maxFpduSize
                 + " wire=" + scenario.wire.length + " octets, messages=" + scenario.messages;
+    }
+
+    /** FPDUs (no markers) that end before {@code offset}: length field, ULPDU, pad, CRC. */
+    private static int fpdusBefore(byte[] wire, int offset) {
+        int count = 0;
+        int at = 0;
+        while (at + 2 <= wire.length) {
+            int ulpdu = ((wire[at] & 0xFF) << 8) | (wire[at + 1] & 0xFF);
+            int end = at + ((2 + ulpdu + 3) & ~3) + 4;
+            if (end > offset) {
+                break;
+            }
+            count++;
+            at = end;
+        }
+        return count;
     }
 }
