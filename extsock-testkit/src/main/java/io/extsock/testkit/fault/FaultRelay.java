@@ -36,6 +36,7 @@ public final class FaultRelay implements AutoCloseable {
     private volatile RelayedDirection upstream;
     private volatile RelayedDirection downstream;
     private volatile boolean closed;
+    private volatile long resetNanos;
 
     private FaultRelay(ServerSocket listener, InetSocketAddress target, FaultPlan upstream, FaultPlan downstream) {
         this.listener = listener;
@@ -121,8 +122,16 @@ public final class FaultRelay implements AutoCloseable {
 
     /** Resets both connections now: each peer sees a TCP reset, as if the other one's host died. */
     public void resetBoth() {
+        if (resetNanos == 0) {
+            resetNanos = System.nanoTime();
+        }
         reset(clientSide);
         reset(serverSide);
+    }
+
+    /** When the relay first reset the connections ({@link System#nanoTime()}), or 0 if it has not. */
+    public long resetNanos() {
+        return resetNanos;
     }
 
     private static void reset(Socket socket) {

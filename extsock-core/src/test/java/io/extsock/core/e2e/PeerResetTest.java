@@ -1,0 +1,240 @@
+package io.extsock.core.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.extsock.IwarpNegotiationException;
+import io.extsock.testkit.fault.FaultPlan;
+import io.extsock.verbs.Access;
+import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.IwarpConnection;
+import io.extsock.verbs.MemoryRegion;
+import io.extsock.verbs.ReadRequest;
+import io.extsock.verbs.ReceiveRequest;
+import io.extsock.verbs.SendRequest;
+import io.extsock.verbs.WorkCompletion;
+import io.extsock.verbs.WriteRequest;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A TCP reset in the middle of each kind of operation (a {@code FaultRelay} resets both
+ * connections, as a dead host's stack would): every work request still outstanding completes
+ * with an error status, every blocked stream call throws, and every region is deregistered.
+ * The delay from the reset to each of these is printed (the figures are for the note; a time
+ * limit does not belong in a unit test). Afterwards the JVM is back to its threads and
+ * descriptors. A peer process killed with SIGKILL: {@code proof.PeerKilledIT}.
+ */
+@Timeout(120)
+class PeerResetTest {
+
+    private static final int MIB = 1 << 20;
+    /** Slow enough that a reset at 300 KiB falls in the middle of the first MiB. */
+    private static final FaultPlan SLOW = FaultPlan.none().segments(16 * 1024, 16 * 1024, 1)
+            .delayEachSegment(Duration.ofMillis(1));
+    private static final List<Long> DELAYS_NANOS = new ArrayList<>();
+    private static int threadsBefore;
+    private static long descriptorsBefore;
+
+    @BeforeAll
+    static void baseline() throws Exception {
+        try (IwarpPair warmUp = IwarpPair.openVerbs()) {
+            warmUp.clientVerbs();  // the shared engine threads exist from here on
+        }
+        threadsBefore = liveThreads();
+        descriptorsBefore = openDescriptors();
+    }
+
+    @AfterAll
+    static void nothingLeaked() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while ((liveThreads() > threadsBefore || openDescriptors() > descriptorsBefore)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        long max = DELAYS_NANOS.stream().mapToLong(Long::longValue).max().orElse(0);
+        System.out.printf("peer reset: %d outstanding requests and blocked calls ended by a reset, slowest after"
+                + " %.1f ms; threads %d -> %d, descriptors %d -> %d%n", DELAYS_NANOS.size(), max / 1e6,
+                threadsBefore, liveThreads(), descriptorsBefore, openDescriptors());
+        assertEquals(threadsBefore, liveThreads(), "threads leaked");
+        assertEquals(descriptorsBefore, openDescriptors(), "descriptors leaked");
+    }
+
+    @Test
+    @DisplayName("Reset during Sends: the Sends not yet gone and the peer's Receives end in errors")
+    void resetDuringSends() throws Exception {
+        try (RelayedIwarpPair pair = RelayedIwarpPair.open(SLOW.resetAt(300 * 1024), FaultPlan.none(), false)) {
+            IwarpConnection client = pair.clientVerbs();
+            IwarpConnection server = pair.serverVerbs();
+            MemoryRegion inbox = server.register(ByteBuffer.allocateDirect(MIB), EnumSet.of(Access.LOCAL_WRITE));
+            MemoryRegion source = client.register(ByteBuffer.allocateDirect(MIB), Set.of());
+            postWatch(client);
+            for (int i = 0; i < 4; i++) {
+                server.post(new ReceiveRequest().tag(i).scatter(inbox.slice(0, MIB)));
+                client.post(new SendRequest().tag(i).gather(source.slice(0, MIB)));
+            }
+            assertOutstandingEndInErrors(pair, client, 5, true);
+            assertOutstandingEndInErrors(pair, server, 4, false);
+            assertDeregistered(inbox, source);
+        }
+    }
+
+    @Test
+    @DisplayName("Reset during RDMA Writes: the Writes not yet gone end in errors")
+    void resetDuringWrites() throws Exception {
+        try (RelayedIwarpPair pair = RelayedIwarpPair.open(SLOW.resetAt(300 * 1024), FaultPlan.none(), false)) {
+            IwarpConnection client = pair.clientVerbs();
+            MemoryRegion target = pair.serverVerbs().register(ByteBuffer.allocateDirect(MIB),
+                    EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+            MemoryRegion source = client.register(ByteBuffer.allocateDirect(MIB), Set.of());
+            postWatch(client);
+            for (int i = 0; i < 4; i++) {
+                client.post(new WriteRequest().tag(i).gather(source.slice(0, MIB)).target(target.remote()));
+            }
+            assertOutstandingEndInErrors(pair, client, 5, true);
+            assertDeregistered(target, source);
+        }
+    }
+
+    @Test
+    @DisplayName("Reset during Read Responses: the Reads end in errors, the responder's region is deregistered")
+    void resetDuringReadResponses() throws Exception {
+        try (RelayedIwarpPair pair = RelayedIwarpPair.open(FaultPlan.none(), SLOW.resetAt(300 * 1024), false)) {
+            IwarpConnection client = pair.clientVerbs();
+            MemoryRegion exposed = pair.serverVerbs().register(ByteBuffer.allocateDirect(MIB),
+                    EnumSet.of(Access.REMOTE_READ));
+            MemoryRegion sink = client.register(ByteBuffer.allocateDirect(MIB), EnumSet.of(Access.LOCAL_WRITE));
+            for (int i = 0; i < 4; i++) {
+                client.post(new ReadRequest().tag(i).source(exposed.remote()).sink(sink.slice(0, MIB)));
+            }
+            assertOutstandingEndInErrors(pair, client, 4, false);
+            assertDeregistered(exposed, sink);
+        }
+    }
+
+    @Test
+    @DisplayName("Reset while a Read Request waits for its answer: the Read ends in an error")
+    void resetWhileAReadWaits() throws Exception {
+        // Nothing comes back for a second: the reset meets the Read Request before its answer.
+        FaultPlan stalled = FaultPlan.none().delayEachSegment(Duration.ofSeconds(1));
+        try (RelayedIwarpPair pair = RelayedIwarpPair.open(FaultPlan.none(), stalled, false)) {
+            IwarpConnection client = pair.clientVerbs();
+            MemoryRegion exposed = pair.serverVerbs().register(ByteBuffer.allocateDirect(64),
+                    EnumSet.of(Access.REMOTE_READ));
+            MemoryRegion sink = client.register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE));
+            client.post(new ReadRequest().tag(1).source(exposed.remote()).sink(sink.slice(0, 64)));
+            Thread.sleep(100);
+            pair.relay.resetBoth();
+            assertOutstandingEndInErrors(pair, client, 1, false);
+        }
+    }
+
+    @Test
+    @DisplayName("Reset under a blocked stream read and a blocked stream write: both throw")
+    void resetUnderBlockedStreamCalls() throws Exception {
+        try (RelayedIwarpPair pair = RelayedIwarpPair.open(FaultPlan.none(), FaultPlan.none(), true)) {
+            CompletableFuture<Long> reader = CompletableFuture.supplyAsync(() -> throwsAt(() ->
+                    pair.client.getInputStream().read()));
+            CompletableFuture<Long> writer = CompletableFuture.supplyAsync(() -> throwsAt(() ->
+                    pair.accepted.getOutputStream().write(new byte[64 * MIB])));  // nobody reads: blocks on credits
+            Thread.sleep(300);
+            assertFalse(reader.isDone() || writer.isDone(), "both calls block before the reset");
+            pair.relay.resetBoth();
+            recordDelay(pair, reader.get(20, TimeUnit.SECONDS));
+            recordDelay(pair, writer.get(20, TimeUnit.SECONDS));
+        }
+    }
+
+    @Test
+    @DisplayName("Reset during the MPA negotiation: both switches fail with IwarpNegotiationException")
+    void resetDuringNegotiation() throws Exception {
+        try (RelayedIwarpPair pair = RelayedIwarpPair.connect(FaultPlan.none().resetAt(10), FaultPlan.none())) {
+            IOException failure = assertThrows(IOException.class, () -> pair.switchBoth(false));
+            assertTrue(failure instanceof IwarpNegotiationException, String.valueOf(failure));
+            assertTrue(pair.client.isClosed() && pair.accepted.isClosed(), "a failed switch closes the socket");
+        }
+    }
+
+    /** Takes {@code count} completions: those after the reset must be errors; records their delays. */
+    private static void assertOutstandingEndInErrors(RelayedIwarpPair pair, IwarpConnection connection, int count,
+                                                     boolean someMayHaveGone) throws Exception {
+        int errors = 0;
+        for (int i = 0; i < count; i++) {
+            WorkCompletion completion = connection.completions().take(20, TimeUnit.SECONDS);
+            assertNotNull(completion, "a work request never completed");
+            long now = System.nanoTime();
+            long reset = pair.relay.resetNanos();
+            if (completion.status() == CompletionStatus.SUCCESS) {
+                // A Send or Write handed to TCP before the reset did complete: that is what SUCCESS means.
+                assertTrue(someMayHaveGone && completion.opcode() != io.extsock.verbs.WorkOpcode.RECEIVE,
+                        "SUCCESS for what the reset cut off: " + completion);
+                continue;
+            }
+            errors++;
+            assertTrue(reset != 0, "an error before the reset: " + completion);
+            DELAYS_NANOS.add(now - reset);
+        }
+        assertTrue(errors > 0, "the reset fell in the middle: something was outstanding");
+    }
+
+    /**
+     * A Receive nobody will fill: Sends and Writes may all be handed to TCP (SUCCESS) before the
+     * reset, this stays outstanding until the end.
+     */
+    private static void postWatch(IwarpConnection connection) throws IOException {
+        MemoryRegion watch = connection.register(ByteBuffer.allocateDirect(8), EnumSet.of(Access.LOCAL_WRITE));
+        connection.post(new ReceiveRequest().tag(99).scatter(watch.slice(0, 8)));
+    }
+
+    private static void assertDeregistered(MemoryRegion... regions) {
+        for (MemoryRegion region : regions) {
+            assertFalse(region.isValid(), "a region outlived its connection");
+        }
+    }
+
+    private interface StreamCall {
+        void run() throws IOException;
+    }
+
+    /** Runs a call that must throw; returns when it threw. */
+    private static long throwsAt(StreamCall call) {
+        try {
+            call.run();
+        } catch (IOException expected) {
+            return System.nanoTime();
+        }
+        throw new AssertionError("the stream call returned instead of throwing");
+    }
+
+    private static void recordDelay(RelayedIwarpPair pair, long thrownAt) {
+        DELAYS_NANOS.add(thrownAt - pair.relay.resetNanos());
+    }
+
+    private static int liveThreads() {
+        return Thread.getAllStackTraces().size();
+    }
+
+    private static long openDescriptors() throws IOException {
+        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+}
