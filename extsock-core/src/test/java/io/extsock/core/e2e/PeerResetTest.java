@@ -27,6 +27,8 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -74,7 +76,7 @@ class PeerResetTest {
         System.out.printf("peer reset: %d outstanding requests and blocked calls ended by a reset, slowest after"
                 + " %.1f ms; threads %d -> %d, descriptors %d -> %d%n", DELAYS_NANOS.size(), max / 1e6,
                 threadsBefore, liveThreads(), descriptorsBefore, openDescriptors());
-        assertEquals(threadsBefore, liveThreads(), "threads leaked");
+        assertEquals(threadsBefore, liveThreads(), () -> "threads leaked: " + Thread.getAllStackTraces().keySet());
         assertEquals(descriptorsBefore, openDescriptors(), "descriptors leaked");
     }
 
@@ -150,16 +152,21 @@ class PeerResetTest {
     @Test
     @DisplayName("Reset under a blocked stream read and a blocked stream write: both throw")
     void resetUnderBlockedStreamCalls() throws Exception {
+        // Threads of our own, gone before the leak count (a shared pool's would linger).
+        ExecutorService threads = Executors.newFixedThreadPool(2);
         try (RelayedIwarpPair pair = RelayedIwarpPair.open(FaultPlan.none(), FaultPlan.none(), true)) {
             CompletableFuture<Long> reader = CompletableFuture.supplyAsync(() -> throwsAt(() ->
-                    pair.client.getInputStream().read()));
+                    pair.client.getInputStream().read()), threads);
             CompletableFuture<Long> writer = CompletableFuture.supplyAsync(() -> throwsAt(() ->
-                    pair.accepted.getOutputStream().write(new byte[64 * MIB])));  // nobody reads: blocks on credits
+                    pair.accepted.getOutputStream().write(new byte[64 * MIB])), threads);  // nobody reads: blocks
             Thread.sleep(300);
             assertFalse(reader.isDone() || writer.isDone(), "both calls block before the reset");
             pair.relay.resetBoth();
             recordDelay(pair, reader.get(20, TimeUnit.SECONDS));
             recordDelay(pair, writer.get(20, TimeUnit.SECONDS));
+        } finally {
+            threads.shutdown();
+            assertTrue(threads.awaitTermination(10, TimeUnit.SECONDS));
         }
     }
 
@@ -204,8 +211,13 @@ class PeerResetTest {
         connection.post(new ReceiveRequest().tag(99).scatter(watch.slice(0, 8)));
     }
 
-    private static void assertDeregistered(MemoryRegion... regions) {
+    /** Each region dies with its connection; the far end learns of the reset on its own time. */
+    private static void assertDeregistered(MemoryRegion... regions) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         for (MemoryRegion region : regions) {
+            while (region.isValid() && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
             assertFalse(region.isValid(), "a region outlived its connection");
         }
     }
@@ -228,8 +240,10 @@ class PeerResetTest {
         DELAYS_NANOS.add(thrownAt - pair.relay.resetNanos());
     }
 
+    /** Live threads, but for JUnit's timeout watcher (it starts with the first timed test, after the baseline). */
     private static int liveThreads() {
-        return Thread.getAllStackTraces().size();
+        return (int) Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> !thread.getName().startsWith("junit-jupiter-timeout")).count();
     }
 
     private static long openDescriptors() throws IOException {

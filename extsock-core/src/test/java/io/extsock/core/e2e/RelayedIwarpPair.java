@@ -9,7 +9,6 @@ import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -61,23 +60,25 @@ final class RelayedIwarpPair implements AutoCloseable {
             socket.setOption(IwarpOptions.STREAMS, streams);
             socket.setOption(IwarpOptions.CRC, true);
         }
-        CompletableFuture<Void> responder = CompletableFuture.runAsync(() -> {
-            try {
-                accepted.setOption(IwarpOptions.IWARP_MODE, true);
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
+        // Its own thread, joined here: a shared pool's threads would linger and look leaked.
+        java.util.concurrent.FutureTask<Void> responder = new java.util.concurrent.FutureTask<>(() -> {
+            accepted.setOption(IwarpOptions.IWARP_MODE, true);
+            return null;
         });
+        Thread responderThread = new Thread(responder, "switches-the-accepted-end");
+        responderThread.start();
         try {
             client.setOption(IwarpOptions.IWARP_MODE, true);
         } finally {
             try {
                 responder.get(30, TimeUnit.SECONDS);
             } catch (java.util.concurrent.ExecutionException e) {
-                if (e.getCause().getCause() instanceof IOException io) {
+                if (e.getCause() instanceof IOException io) {
                     throw io;
                 }
                 throw e;
+            } finally {
+                responderThread.join(30_000);
             }
         }
     }

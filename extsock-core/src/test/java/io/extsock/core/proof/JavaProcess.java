@@ -83,6 +83,11 @@ final class JavaProcess implements AutoCloseable {
         }
     }
 
+    /** Kills the process with SIGKILL, as a crash would: it gets no chance to close anything. */
+    void kill() {
+        process.destroyForcibly();
+    }
+
     @Override
     public void close() {
         if (process.isAlive()) {
