@@ -34,11 +34,12 @@ final class StreamOutput implements WorkCompleter {
     private StreamInput input;
 
     /**
-     * The most receive buffers a peer can have posted for our stream: its announcement counts
-     * them in 16 bits (and an extsock peer posts at most {@link IwarpStream#MAX_RECEIVE_BUFFERS}).
-     * A peer that returns more credits than that breaks the protocol.
+     * The most receive buffers a peer can have posted for our stream: what a receive queue
+     * holds ({@link IwarpStream#MAX_PEER_RECEIVE_BUFFERS}; an extsock peer posts at most {@link
+     * IwarpStream#MAX_RECEIVE_BUFFERS}). A peer that returns more credits than that breaks the
+     * protocol.
      */
-    static final int MAX_PEER_CREDITS = 0xFFFF;
+    static final int MAX_PEER_CREDITS = IwarpStream.MAX_PEER_RECEIVE_BUFFERS;
 
     private int credits;
     /** DATA Sends not yet completed, and why one of them failed: what decides a write's fate. */
@@ -52,9 +53,15 @@ final class StreamOutput implements WorkCompleter {
     /** A write came after the peer closed or reset TCP (the next one fails, as TCP's would). */
     private boolean writeAfterPeerEnded;
     private boolean closed;
+    private final Runnable closeConnection;
 
-    StreamOutput(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize) {
+    /**
+     * @param closeConnection closes the connection at once, for a peer that breaks the stream
+     *     protocol ({@link #peerViolated})
+     */
+    StreamOutput(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize, Runnable closeConnection) {
         this.queuePair = queuePair;
+        this.closeConnection = closeConnection;
         this.credits = peerReceiveBuffers;
         this.maxPayload = peerBufferSize - StreamHeader.LENGTH;
     }
@@ -180,33 +187,54 @@ final class StreamOutput implements WorkCompleter {
 
     /** The peer posted buffers again. */
     void creditsReturned(int count) {
-        boolean owed;
-        boolean refused = false;
+        boolean owed = false;
+        String refused = null;
         synchronized (this) {
-            if (count > MAX_PEER_CREDITS - credits) {
-                // Found by fuzzing (StreamSendHeaderFuzzTest): credits summed without a bound
-                // overflowed after 32768 messages returning 65535 each, and every writer then
-                // waited for ever. No peer has that many buffers posted: the stream fails, and a
-                // writer waiting for credits sees it.
-                if (failure == null) {
-                    failure = "the peer returned " + count + " stream credits on top of " + credits
-                            + ", more receive buffers than it can have posted (" + MAX_PEER_CREDITS
-                            + "): it is not speaking extsock's stream protocol";
-                }
-                owed = false;
-                refused = true;
+            refused = creditsViolation(count);
+            if (refused != null) {
+                refused = "the peer broke extsock's stream protocol: " + refused;
             } else {
                 credits += count;
                 owed = creditUpdateWanted;
                 creditUpdateWanted = false;
             }
         }
-        if (owed) {
+        if (refused != null) {
+            peerViolated(refused);
+        } else if (owed) {
             sendCreditsSoon();
         }
-        if (refused) {
-            queuePair.wakeWaiters();  // a writer waiting for credits sees the failure
+    }
+
+    /**
+     * What is wrong with the peer returning {@code count} credits now, or null: no peer has more
+     * buffers posted than a receive queue holds ({@link #MAX_PEER_CREDITS}). Found by fuzzing
+     * (StreamSendHeaderFuzzTest): credits summed without a bound overflowed after 32768
+     * messages returning 65535 each, and every writer then waited for ever.
+     */
+    synchronized String creditsViolation(int count) {
+        if (count <= MAX_PEER_CREDITS - credits) {
+            return null;
         }
+        return "it returned " + count + " stream credits on top of " + credits + ", more receive buffers than it"
+                + " can have posted (" + MAX_PEER_CREDITS + ")";
+    }
+
+    /**
+     * The peer broke the stream protocol ({@code reason} names the field and its value): the
+     * stream fails with the reason, and the connection ends at once (its requests flush, TCP
+     * closes), as TCP ends a connection whose peer breaks TCP. A writer waiting for credits,
+     * and a reader waiting for data, see the reason.
+     */
+    void peerViolated(String reason) {
+        synchronized (this) {
+            if (failure == null) {
+                failure = reason;
+            }
+        }
+        queuePair.connectionLost(reason);
+        closeConnection.run();
+        queuePair.wakeWaiters();
     }
 
     /**
