@@ -22,6 +22,12 @@ public final class IwarpOptions {
      * initiator, the side that accepted the responder, and both must switch at a point their
      * protocol agrees on. On an unconnected socket it happens right after connect; on an
      * ExtendedServerSocket, for every accepted connection.
+     *
+     * <p>Bytes the peer wrote before its switch and this side had not read stay readable first,
+     * up to what TCP could have held for a reader that read nothing; more fails the switch. A
+     * connection switched at connect or accept carried no bytes before: there the peer's first
+     * byte must start its MPA frame, and anything else (a wrong MPA key, a peer speaking another
+     * protocol) fails the switch at once (RFC 5044 section 7.1.1).
      */
     public static final SocketOption<Boolean> IWARP_MODE =
             new IwarpSocketOption<>("IWARP_MODE", Boolean.class);

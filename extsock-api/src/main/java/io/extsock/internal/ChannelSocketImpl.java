@@ -22,6 +22,7 @@ import java.nio.channels.AlreadyBoundException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -171,7 +172,7 @@ public final class ChannelSocketImpl extends SocketImpl {
         } finally {
             InterruptShield.exit(interrupted);
         }
-        switchToIwarpIfRequested(true);
+        switchToIwarpIfRequested(true, true);  // nothing was read or written yet
     }
 
     @Override
@@ -485,7 +486,9 @@ public final class ChannelSocketImpl extends SocketImpl {
             IwarpProviders.require();
             iwarpSettings.put(option, Boolean.TRUE);
             if (transport != null) {
-                switchToIwarpIfRequested(localIsInitiator());
+                // An accepted socket still waiting for its deferred switch has carried no stream;
+                // any other connected socket may have.
+                switchToIwarpIfRequested(localIsInitiator(), switchPending);
             }
             return;
         }
@@ -500,7 +503,7 @@ public final class ChannelSocketImpl extends SocketImpl {
      * Hands the connection to the iWARP engine when IWARP_MODE was asked for. The engine owns
      * the channel from then on; on failure it has closed it, and so the socket is closed.
      */
-    private void switchToIwarpIfRequested(boolean initiator) throws IOException {
+    private void switchToIwarpIfRequested(boolean initiator, boolean noEarlierStream) throws IOException {
         switchLock.lock();
         try {
             if (iwarpMode || !Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE))) {
@@ -512,7 +515,11 @@ public final class ChannelSocketImpl extends SocketImpl {
             }
             try {
                 applicationNoDelay = ch.getOption(StandardSocketOptions.TCP_NODELAY);  // the engine turns it on
-                IwarpSession attached = IwarpProviders.require().attach(ch, initiator, Map.copyOf(iwarpSettings));
+                Map<SocketOption<?>, Object> options = new HashMap<>(iwarpSettings);
+                if (noEarlierStream) {
+                    options.put(IwarpOptionValues.NO_EARLIER_STREAM, Boolean.TRUE);
+                }
+                IwarpSession attached = IwarpProviders.require().attach(ch, initiator, Map.copyOf(options));
                 session = attached;
                 transport = attached.stream();
                 iwarpMode = true;
@@ -530,7 +537,7 @@ public final class ChannelSocketImpl extends SocketImpl {
     /** Completes the deferred switch of an accepted connection, once, on first use. */
     private void completePendingSwitch() throws IOException {
         if (switchPending) {
-            switchToIwarpIfRequested(false);
+            switchToIwarpIfRequested(false, true);  // accepted by an IWARP_MODE server: no stream yet
         }
     }
 

@@ -19,6 +19,16 @@ public final class IwarpOptionValues {
     /** Private data the application may add: 512 (RFC 5044) less the IRD/ORD words and room for extsock. */
     public static final int MAX_PRIVATE_DATA = 256;
 
+    /**
+     * Not an option applications set: the socket tells the provider with it that the connection
+     * carried no plain stream before the switch (IWARP_MODE was set before connect, or on the
+     * server socket that accepted it). The peer's first octet must then start its MPA frame
+     * (RFC 5044 section 7.1.1); without it, stream bytes the peer wrote before its switch may
+     * come first.
+     */
+    public static final SocketOption<Boolean> NO_EARLIER_STREAM =
+            new IwarpSocketOption<>("extsock.noEarlierStream", Boolean.class);
+
     private static final Map<SocketOption<?>, Object> DEFAULTS = Map.ofEntries(
             Map.entry(IwarpOptions.IWARP_MODE, false),
             Map.entry(IwarpOptions.CRC, true),

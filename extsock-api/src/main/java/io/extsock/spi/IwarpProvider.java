@@ -31,7 +31,10 @@ public interface IwarpProvider {
      * @param channel   the connected channel, in blocking mode; the provider owns it from now on
      * @param initiator true on the side that connected (MPA initiator), false on the side
      *                  that accepted (MPA responder)
-     * @param options   the iWARP options set on the socket, by option
+     * @param options   the iWARP options set on the socket, by option; extsock's own sockets
+     *                  add a marker ("extsock.noEarlierStream", true) when the connection
+     *                  carried no plain stream before the switch, so that a provider may take
+     *                  any octet ahead of the peer's MPA frame for a protocol error
      * @return the switched connection: its stream and its extended side
      * @throws IOException if the switch fails: {@link io.extsock.IwarpNegotiationException} if
      *         negotiation did not agree, another exception for an I/O error; the channel is

@@ -15,7 +15,7 @@ import java.util.Set;
 /** What a socket's iWARP options ask of one connection, resolved against the defaults. */
 record ConnectionSettings(int mpaRevision, boolean crc, boolean markers, int ird, int ord, int maxFpduSize,
                           ReadyToReceive readyToReceive, int mpaTimeoutMillis, byte[] privateData, boolean streams,
-                          IwarpSetup setup) {
+                          IwarpSetup setup, boolean earlierStream) {
 
     static ConnectionSettings from(Map<SocketOption<?>, Object> options) {
         return new ConnectionSettings(
@@ -29,7 +29,9 @@ record ConnectionSettings(int mpaRevision, boolean crc, boolean markers, int ird
                 IwarpOptionValues.valueIn(options, IwarpOptions.MPA_TIMEOUT),
                 IwarpOptionValues.valueIn(options, IwarpOptions.PRIVATE_DATA),
                 IwarpOptionValues.valueIn(options, IwarpOptions.STREAMS),
-                IwarpOptionValues.valueIn(options, IwarpOptions.SETUP));
+                IwarpOptionValues.valueIn(options, IwarpOptions.SETUP),
+                // Without the socket's word that there was none, stream may have come before.
+                !Boolean.TRUE.equals(options.get(IwarpOptionValues.NO_EARLIER_STREAM)));
     }
 
     /** The MPA preferences for these settings, with extsock's hello ahead of the application's data. */

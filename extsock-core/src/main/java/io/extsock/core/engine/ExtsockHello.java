@@ -1,6 +1,7 @@
 package io.extsock.core.engine;
 
 import io.extsock.IwarpNegotiationException;
+import io.extsock.core.stream.IwarpStream;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -16,12 +17,14 @@ import java.util.Arrays;
  * A peer whose private data does not start with the magic is not extsock (Linux siw, a
  * hardware adapter): verbs work with it, the socket's streams do not.
  *
- * <p>A peer that says hello announces either 0 receive buffers (its streams are off) or at
- * least 2 of more than 4 octets each: a stream writer keeps its last credit for a credit update
- * or FIN, so data needs two, and each Send carries the 4-octet stream header before its data.
- * Anything else is refused as malformed (found by fuzzing: a buffer size of 4 or less made the
- * writer send empty Sends for ever or throw IndexOutOfBoundsException, one buffer made it wait
- * for ever).
+ * <p>A peer that says hello announces either 0 receive buffers (its streams are off; the size
+ * then means nothing) or from 2 to {@link IwarpStream#MAX_PEER_RECEIVE_BUFFERS} of more than 4
+ * octets each: a stream writer keeps its last credit for a credit update or FIN, so data needs
+ * two; no peer has more receives posted than a receive queue holds; each Send carries the
+ * 4-octet stream header before its data; and a receive buffer is a Java buffer, so the 32-bit
+ * size stays below 2^31. Anything else is refused as malformed (found by fuzzing: a buffer size
+ * of 4 or less made the writer send empty Sends for ever or throw IndexOutOfBoundsException,
+ * one buffer made it wait for ever).
  */
 record ExtsockHello(int streamReceiveBuffers, int streamBufferSize) {
 
@@ -58,12 +61,17 @@ record ExtsockHello(int streamReceiveBuffers, int streamBufferSize) {
         }
         ByteBuffer in = ByteBuffer.wrap(privateData, MAGIC.length, LENGTH - MAGIC.length);
         int buffers = Short.toUnsignedInt(in.getShort());
-        int size = in.getInt();
+        int size = in.getInt();  // unsigned on the wire: above 2^31 it reads negative here, and is refused
         if (buffers != 0 && (buffers < MIN_RECEIVE_BUFFERS || size <= STREAM_HEADER_LENGTH)) {
             throw new IwarpNegotiationException(IwarpNegotiationException.Reason.MALFORMED, "the peer's extsock hello"
                     + " announces " + buffers + " stream receive buffers of " + Integer.toUnsignedString(size)
                     + " octets; a stream needs 0 (off) or at least " + MIN_RECEIVE_BUFFERS + " of more than "
-                    + STREAM_HEADER_LENGTH, null);
+                    + STREAM_HEADER_LENGTH + " (and less than 2^31)", null);
+        }
+        if (buffers > IwarpStream.MAX_PEER_RECEIVE_BUFFERS) {
+            throw new IwarpNegotiationException(IwarpNegotiationException.Reason.MALFORMED, "the peer's extsock hello"
+                    + " announces " + buffers + " stream receive buffers, more than a receive queue holds ("
+                    + IwarpStream.MAX_PEER_RECEIVE_BUFFERS + ")", null);
         }
         return new ExtsockHello(buffers, size);
     }

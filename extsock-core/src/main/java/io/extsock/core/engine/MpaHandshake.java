@@ -36,11 +36,12 @@ import java.util.Arrays;
  * <p>What arrives before the peer's MPA frame is stream data the peer wrote before it switched:
  * it is handed back to stay readable first. What arrives after the frame is FPDUs read ahead:
  * it is handed back too, for the engine to process first. Nothing is lost.
+ *
+ * <p>Stream data ahead of the frame is bounded ({@link StreamBeforeFrame}): none where the
+ * connection carried no stream before the switch, so that a wrong key fails the switch as soon
+ * as its first wrong octet arrives (RFC 5044 section 7.1.1: close at once), not at the timeout.
  */
 final class MpaHandshake {
-
-    /** Most stream bytes accepted ahead of the peer's MPA frame before giving up on it. */
-    static final int MAX_STREAM_BYTES_BEFORE_FRAME = 1 << 20;
 
     /** How the handshake ended well. */
     record Outcome(MpaAgreement agreement, MpaFrame localFrame, MpaFrame peerFrame, byte[] streamBytes,
@@ -52,12 +53,16 @@ final class MpaHandshake {
     private final long deadline;
     private final int timeoutMillis;
     private final InputStream in;
+    /** Most stream octets accepted ahead of the peer's MPA frame ({@link StreamBeforeFrame}). */
+    private final int maxStreamBytesBeforeFrame;
 
     private byte[] received = new byte[4096];
     private int length;
 
-    private MpaHandshake(SocketChannel channel, MpaPreferences preferences, int timeoutMillis) throws IOException {
+    private MpaHandshake(SocketChannel channel, MpaPreferences preferences, int timeoutMillis,
+                         int maxStreamBytesBeforeFrame) throws IOException {
         this.channel = channel;
+        this.maxStreamBytesBeforeFrame = maxStreamBytesBeforeFrame;
         this.preferences = preferences;
         this.timeoutMillis = timeoutMillis;
         this.deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
@@ -65,8 +70,9 @@ final class MpaHandshake {
     }
 
     /** Runs setup as the MPA initiator (the side that connected). */
-    static Outcome initiate(SocketChannel channel, MpaPreferences preferences, int timeoutMillis) throws IOException {
-        MpaHandshake handshake = new MpaHandshake(channel, preferences, timeoutMillis);
+    static Outcome initiate(SocketChannel channel, MpaPreferences preferences, int timeoutMillis,
+                            int maxStreamBytesBeforeFrame) throws IOException {
+        MpaHandshake handshake = new MpaHandshake(channel, preferences, timeoutMillis, maxStreamBytesBeforeFrame);
         MpaFrame request = MpaNegotiation.request(preferences);
         handshake.write(request.toBytes());
         Received reply = handshake.receive(MpaFrameType.REPLY);
@@ -83,8 +89,9 @@ final class MpaHandshake {
     }
 
     /** Runs setup as the MPA responder (the side that accepted). */
-    static Outcome respond(SocketChannel channel, MpaPreferences preferences, int timeoutMillis) throws IOException {
-        MpaHandshake handshake = new MpaHandshake(channel, preferences, timeoutMillis);
+    static Outcome respond(SocketChannel channel, MpaPreferences preferences, int timeoutMillis,
+                           int maxStreamBytesBeforeFrame) throws IOException {
+        MpaHandshake handshake = new MpaHandshake(channel, preferences, timeoutMillis, maxStreamBytesBeforeFrame);
         Received request = handshake.receive(MpaFrameType.REQUEST);
         ResponderDecision decision = MpaNegotiation.respond(preferences, request.frame);
         handshake.write(decision.reply().toBytes());
@@ -102,12 +109,10 @@ final class MpaHandshake {
     private Received receive(MpaFrameType expected) throws IOException {
         MpaKeyScanner.Found key;
         while ((key = MpaKeyScanner.find(received, length)) == null) {
-            if (length > MAX_STREAM_BYTES_BEFORE_FRAME) {
-                throw new IwarpNegotiationException(Reason.NOT_AN_IWARP_PEER, "the peer sent " + length
-                        + " bytes and no MPA " + expected + ": " + printable(0), null);
-            }
+            requireFrameWithinBound(expected, MpaKeyScanner.safePrefix(received, length));
             readMore(expected);
         }
+        requireFrameWithinBound(expected, key.index());
         if (key.type() != expected) {
             throw new IwarpNegotiationException(Reason.NOT_AN_IWARP_PEER, "expected the peer's MPA " + expected
                     + " but it sent an MPA " + key.type() + (key.type() == MpaFrameType.REQUEST
@@ -130,6 +135,21 @@ final class MpaHandshake {
             }
             readMore(expected);
         }
+    }
+
+    /** Fails the switch once more stream octets than may precede the peer's frame came before it. */
+    private void requireFrameWithinBound(MpaFrameType expected, int streamOctets) throws IwarpNegotiationException {
+        if (streamOctets <= maxStreamBytesBeforeFrame) {
+            return;
+        }
+        if (maxStreamBytesBeforeFrame == 0) {
+            throw new IwarpNegotiationException(Reason.NOT_AN_IWARP_PEER, "the peer's first octets are not the key"
+                    + " of an MPA " + expected + " (\"" + expected.key() + "\"): " + printable(0)
+                    + "; the connection carried no stream before the switch, so nothing else may come first", null);
+        }
+        throw new IwarpNegotiationException(Reason.NOT_AN_IWARP_PEER, "the peer sent " + streamOctets
+                + " octets and no MPA " + expected + ", more than it can have written before its switch ("
+                + maxStreamBytesBeforeFrame + "): " + printable(0), null);
     }
 
     private void readMore(MpaFrameType expected) throws IOException {

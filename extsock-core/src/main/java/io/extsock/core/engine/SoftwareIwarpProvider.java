@@ -91,9 +91,10 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         ExtsockHello hello = settings.streams()
                 ? new ExtsockHello(IwarpStream.RECEIVE_BUFFERS, IwarpStream.BUFFER_SIZE) : ExtsockHello.NONE;
         var preferences = settings.mpaPreferences(hello);
+        int streamBeforeFrame = StreamBeforeFrame.maxOctets(channel, settings.earlierStream());
         MpaHandshake.Outcome outcome = initiator
-                ? MpaHandshake.initiate(channel, preferences, settings.mpaTimeoutMillis())
-                : MpaHandshake.respond(channel, preferences, settings.mpaTimeoutMillis());
+                ? MpaHandshake.initiate(channel, preferences, settings.mpaTimeoutMillis(), streamBeforeFrame)
+                : MpaHandshake.respond(channel, preferences, settings.mpaTimeoutMillis(), streamBeforeFrame);
         MpaAgreement agreement = outcome.agreement();
         byte[] peerData = agreement.peerPrivateData().toByteArray();
         ExtsockHello peerHello = ExtsockHello.readFrom(peerData);

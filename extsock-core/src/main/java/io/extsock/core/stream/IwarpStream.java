@@ -25,6 +25,11 @@ public final class IwarpStream implements SocketTransport {
     public static final int RECEIVE_BUFFERS = 4;
     public static final int MAX_RECEIVE_BUFFERS = 16;
     public static final int BUFFER_SIZE = 64 * 1024;
+    /**
+     * The most stream receive buffers a peer can have posted: what a receive queue holds. A
+     * peer that announces or returns more breaks the stream protocol.
+     */
+    public static final int MAX_PEER_RECEIVE_BUFFERS = QueuePair.RECEIVE_QUEUE_DEPTH;
 
     private final StreamInput input;
     private final StreamOutput output;
@@ -44,7 +49,7 @@ public final class IwarpStream implements SocketTransport {
      */
     public static IwarpStream start(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize, byte[] prefix,
                                     Runnable closeConnection) throws QueuePairClosedException {
-        StreamOutput output = new StreamOutput(queuePair, peerReceiveBuffers, peerBufferSize);
+        StreamOutput output = new StreamOutput(queuePair, peerReceiveBuffers, peerBufferSize, closeConnection);
         StreamInput input = new StreamInput(queuePair, RECEIVE_BUFFERS, MAX_RECEIVE_BUFFERS, BUFFER_SIZE, prefix,
                 output);
         output.connect(input);

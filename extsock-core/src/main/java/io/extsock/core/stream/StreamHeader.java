@@ -50,4 +50,59 @@ final class StreamHeader {
     static int creditsReturned(ByteBuffer message) {
         return message.getShort(message.position() + 2) & 0xFFFF;
     }
+
+    /**
+     * What is wrong with a stream message from the peer, in words that name the field and its
+     * value, or null if nothing is. Every field is checked: the length (a whole header; data on
+     * DATA only, and some: our writer never sends an empty DATA), the type, the flags (WAITED on
+     * DATA only) and the order (nothing but CREDIT after the peer's FIN). The credits returned
+     * are the writer's to check ({@link StreamOutput#creditsReturned}): it knows how many the
+     * peer can have.
+     *
+     * @param message the message, from its position to its limit
+     * @param peerFinished whether the peer's FIN came before it
+     */
+    static String violation(ByteBuffer message, boolean peerFinished) {
+        int length = message.remaining();
+        if (length < LENGTH) {
+            return "a stream message of " + length + " bytes arrived, shorter than the " + LENGTH + "-octet stream"
+                    + " header";
+        }
+        int type = type(message);
+        int flags = flags(message);
+        int data = length - LENGTH;
+        switch (type) {
+            case DATA:
+                if ((flags & ~WAITED) != 0) {
+                    return "a DATA message with flags 0x" + hex(flags) + " (only WAITED, 0x01, is defined)";
+                }
+                if (data == 0) {
+                    return "a DATA message without data";
+                }
+                if (peerFinished) {
+                    return "a DATA message of " + data + " octets after the peer's FIN";
+                }
+                return null;
+            case CREDIT:
+            case FIN:
+                String name = type == CREDIT ? "CREDIT" : "FIN";
+                if (flags != 0) {
+                    return "a " + name + " message with flags 0x" + hex(flags) + " (none is defined)";
+                }
+                if (data != 0) {
+                    return "a " + name + " message with " + data + " octets behind its header (it carries none)";
+                }
+                if (type == FIN && peerFinished) {
+                    return "a second FIN";
+                }
+                return null;
+            default:
+                return "a stream message of unknown type " + type + " arrived (DATA 1, CREDIT 2 and FIN 3 are"
+                        + " defined)";
+        }
+    }
+
+    private static String hex(int octet) {
+        return String.format("%02x", octet);
+    }
 }

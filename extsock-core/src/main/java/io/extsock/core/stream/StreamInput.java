@@ -111,6 +111,13 @@ final class StreamInput implements WorkCompleter {
     @Override
     public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
                          int invalidatedStag, String detail) {
+        if (status == CompletionStatus.SUCCESS) {
+            String violation = violationIn((int) tag, length);
+            if (violation != null) {
+                refuse(violation);
+                return;
+            }
+        }
         int index = (int) tag;
         int credits = 0;
         boolean repost = false;
@@ -321,6 +328,38 @@ final class StreamInput implements WorkCompleter {
         int credits = Math.min(creditsToReturn, 0xFFFF);
         creditsToReturn -= credits;
         return credits;
+    }
+
+    /**
+     * What breaks the protocol in the stream Send that arrived in buffer {@code index}, or null:
+     * every field is checked ({@link StreamHeader#violation}, and the credits it returns by the
+     * writer, {@link StreamOutput#creditsViolation}) before any of it is taken, so that a
+     * message that breaks the rules delivers nothing. The receive side alone sets what is
+     * checked here (the peer's FIN, the writer's credits going up), one message at a time.
+     */
+    private String violationIn(int index, long length) {
+        ByteBuffer message;
+        boolean finished;
+        synchronized (this) {
+            message = buffers[index].duplicate().limit((int) length).position(0);
+            finished = peerFinished;
+        }
+        String violation = StreamHeader.violation(message, finished);
+        return violation != null ? violation : output.creditsViolation(StreamHeader.creditsReturned(message));
+    }
+
+    /**
+     * The peer broke the protocol: the stream fails, first, so that a reader woken by the end
+     * of the connection reads why; then the connection ends (outside our monitor).
+     */
+    private void refuse(String violation) {
+        String reason = "the peer broke extsock's stream protocol: " + violation;
+        synchronized (this) {
+            if (failure == null) {
+                failure = reason;
+            }
+        }
+        output.peerViolated(reason);
     }
 
     /** Posts a read-out buffer again: one more credit for the peer. */

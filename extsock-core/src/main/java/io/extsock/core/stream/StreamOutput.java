@@ -23,6 +23,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>The application's array goes into the gathering write as it is (no copy of our own), so
  * {@link #write} returns only when the engine has handed every byte to TCP, as a blocking
  * socket write does.
+ *
+ * <p>Whatever the peer sends, the stream's own Sends never fill the queue pair's send queue
+ * (posting would throw on the receive path, where credit updates are posted): at most {@link
+ * #MAX_DATA_SENDS_IN_FLIGHT} DATA Sends, one CREDIT Send (updates wanted meanwhile go out in
+ * one when it leaves) and one FIN are posted and not yet handed to TCP at any time.
  */
 final class StreamOutput implements WorkCompleter {
 
@@ -34,17 +39,28 @@ final class StreamOutput implements WorkCompleter {
     private StreamInput input;
 
     /**
-     * The most receive buffers a peer can have posted for our stream: its announcement counts
-     * them in 16 bits (and an extsock peer posts at most {@link IwarpStream#MAX_RECEIVE_BUFFERS}).
-     * A peer that returns more credits than that breaks the protocol.
+     * The most receive buffers a peer can have posted for our stream: what a receive queue
+     * holds ({@link IwarpStream#MAX_PEER_RECEIVE_BUFFERS}; an extsock peer posts at most {@link
+     * IwarpStream#MAX_RECEIVE_BUFFERS}). A peer that returns more credits than that breaks the
+     * protocol.
      */
-    static final int MAX_PEER_CREDITS = 0xFFFF;
+    static final int MAX_PEER_CREDITS = IwarpStream.MAX_PEER_RECEIVE_BUFFERS;
+
+    /**
+     * DATA Sends posted and not yet handed to TCP, at most: a quarter of the send queue, which
+     * leaves room for the CREDIT and the FIN and for the application's own Writes and Reads. A
+     * writer with more credits than that waits for TCP to take what it posted, as a socket
+     * write waits for room in the send buffer (64 KiB each: 8 MiB, more than TCP takes at once).
+     */
+    static final int MAX_DATA_SENDS_IN_FLIGHT = QueuePair.SEND_QUEUE_DEPTH / 4;
 
     private int credits;
     /** DATA Sends not yet completed, and why one of them failed: what decides a write's fate. */
     private int dataSendsOutstanding;
     private String dataFailure;
     private boolean creditUpdateWanted;
+    /** A CREDIT Send is posted and not yet handed to TCP: the next update waits for it. */
+    private boolean creditSendOutstanding;
     private boolean finSent;
     private String failure;
     private boolean peerClosed;
@@ -52,9 +68,15 @@ final class StreamOutput implements WorkCompleter {
     /** A write came after the peer closed or reset TCP (the next one fails, as TCP's would). */
     private boolean writeAfterPeerEnded;
     private boolean closed;
+    private final Runnable closeConnection;
 
-    StreamOutput(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize) {
+    /**
+     * @param closeConnection closes the connection at once, for a peer that breaks the stream
+     *     protocol ({@link #peerViolated})
+     */
+    StreamOutput(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize, Runnable closeConnection) {
         this.queuePair = queuePair;
+        this.closeConnection = closeConnection;
         this.credits = peerReceiveBuffers;
         this.maxPayload = peerBufferSize - StreamHeader.LENGTH;
     }
@@ -91,6 +113,10 @@ final class StreamOutput implements WorkCompleter {
                     awaitInterruptibleOnVirtual(() -> canSend(2));
                     flags = StreamHeader.WAITED;  // the peer's window held us up: it may widen it
                 }
+                if (!dataSendSlotFree()) {
+                    queuePair.transmitPosted();  // what is posted goes out: TCP's taking it frees slots
+                    awaitInterruptibleOnVirtual(this::dataSendSlotFree);
+                }
                 synchronized (this) {
                     if (peerEnded()) {
                         return;
@@ -99,7 +125,7 @@ final class StreamOutput implements WorkCompleter {
                     dataSendsOutstanding++;
                     chunk = Math.min(len, maxPayload);
                     // Hold the transmit while more chunks can follow at once: one gathering write.
-                    more = len > chunk && credits >= 2;
+                    more = len > chunk && credits >= 2 && dataSendsOutstanding < MAX_DATA_SENDS_IN_FLIGHT;
                 }
                 post(StreamHeader.DATA, flags, ByteBuffer.wrap(b, off, chunk), !more);
                 off += chunk;
@@ -174,39 +200,64 @@ final class StreamOutput implements WorkCompleter {
         return credits >= creditsNeeded || failure != null || closed;
     }
 
+    private synchronized boolean dataSendSlotFree() {
+        return dataSendsOutstanding < MAX_DATA_SENDS_IN_FLIGHT || failure != null || closed;
+    }
+
     private synchronized boolean dataSentOrClosed() {
         return dataSendsOutstanding == 0 || closed;
     }
 
     /** The peer posted buffers again. */
     void creditsReturned(int count) {
-        boolean owed;
-        boolean refused = false;
+        boolean owed = false;
+        String refused = null;
         synchronized (this) {
-            if (count > MAX_PEER_CREDITS - credits) {
-                // Found by fuzzing (StreamSendHeaderFuzzTest): credits summed without a bound
-                // overflowed after 32768 messages returning 65535 each, and every writer then
-                // waited for ever. No peer has that many buffers posted: the stream fails, and a
-                // writer waiting for credits sees it.
-                if (failure == null) {
-                    failure = "the peer returned " + count + " stream credits on top of " + credits
-                            + ", more receive buffers than it can have posted (" + MAX_PEER_CREDITS
-                            + "): it is not speaking extsock's stream protocol";
-                }
-                owed = false;
-                refused = true;
+            refused = creditsViolation(count);
+            if (refused != null) {
+                refused = "the peer broke extsock's stream protocol: " + refused;
             } else {
                 credits += count;
                 owed = creditUpdateWanted;
                 creditUpdateWanted = false;
             }
         }
-        if (owed) {
+        if (refused != null) {
+            peerViolated(refused);
+        } else if (owed) {
             sendCreditsSoon();
         }
-        if (refused) {
-            queuePair.wakeWaiters();  // a writer waiting for credits sees the failure
+    }
+
+    /**
+     * What is wrong with the peer returning {@code count} credits now, or null: no peer has more
+     * buffers posted than a receive queue holds ({@link #MAX_PEER_CREDITS}). Found by fuzzing
+     * (StreamSendHeaderFuzzTest): credits summed without a bound overflowed after 32768
+     * messages returning 65535 each, and every writer then waited for ever.
+     */
+    synchronized String creditsViolation(int count) {
+        if (count <= MAX_PEER_CREDITS - credits) {
+            return null;
         }
+        return "it returned " + count + " stream credits on top of " + credits + ", more receive buffers than it"
+                + " can have posted (" + MAX_PEER_CREDITS + ")";
+    }
+
+    /**
+     * The peer broke the stream protocol ({@code reason} names the field and its value): the
+     * stream fails with the reason, and the connection ends at once (its requests flush, TCP
+     * closes), as TCP ends a connection whose peer breaks TCP. A writer waiting for credits,
+     * and a reader waiting for data, see the reason.
+     */
+    void peerViolated(String reason) {
+        synchronized (this) {
+            if (failure == null) {
+                failure = reason;
+            }
+        }
+        queuePair.connectionLost(reason);
+        closeConnection.run();
+        queuePair.wakeWaiters();
     }
 
     /**
@@ -215,19 +266,31 @@ final class StreamOutput implements WorkCompleter {
      * ours); without a credit to spend, the next credits the peer returns trigger it.
      */
     void sendCreditsSoon() {
+        sendCreditsSoon(true);
+    }
+
+    /**
+     * As {@link #sendCreditsSoon()}; with {@code transmitNow} false the CREDIT waits for the
+     * transmit under way (called from our CREDIT's completion, inside the queue pair's transmit).
+     * One CREDIT at a time: while one is posted and not yet handed to TCP, the update waits for
+     * it, and then one CREDIT returns everything owed by then (a peer that floods us with
+     * messages to return can no longer fill the send queue with our answers).
+     */
+    private void sendCreditsSoon(boolean transmitNow) {
         synchronized (this) {
             // Not stopped by our FIN: after a half-close the peer may go on writing to us.
             if (failure != null || closed) {
                 return;
             }
-            if (credits < 1) {
+            if (credits < 1 || creditSendOutstanding) {
                 creditUpdateWanted = true;
                 return;
             }
             credits--;
+            creditSendOutstanding = true;
         }
         try {
-            post(StreamHeader.CREDIT, 0, null, true);
+            post(StreamHeader.CREDIT, 0, null, transmitNow);
         } catch (IOException e) {
             // the connection ended; readers and writers see it
         }
@@ -237,6 +300,7 @@ final class StreamOutput implements WorkCompleter {
     @Override
     public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
                          int invalidatedStag, String detail) {
+        boolean deferredCredits = false;
         synchronized (this) {
             String reason = status == CompletionStatus.SUCCESS ? null : detail != null ? detail : status.toString();
             if (tag == StreamHeader.DATA) {
@@ -245,9 +309,21 @@ final class StreamOutput implements WorkCompleter {
                     dataFailure = reason;
                 }
             }
+            if (tag == StreamHeader.CREDIT) {
+                creditSendOutstanding = false;
+                deferredCredits = reason == null && creditUpdateWanted && credits >= 1;
+                if (deferredCredits) {
+                    creditUpdateWanted = false;
+                }
+            }
             if (reason != null && failure == null) {
                 failure = reason;
             }
+        }
+        if (deferredCredits) {
+            // Under the queue pair's lock here: posting takes it again (reentrant) and then the
+            // reader's monitor (for the credits); the reader never takes the lock holding its own.
+            sendCreditsSoon(false);  // the transmit that completed this one frames it next
         }
     }
 

@@ -48,6 +48,8 @@ class ExtsockHelloFuzzTest {
                 // FIN), and room for at least one data octet behind the 4-octet header.
                 assertTrue(hello.streamReceiveBuffers() >= 2, hello + ": a writer would wait for ever");
                 assertTrue(hello.streamBufferSize() > 4, hello + ": a writer would send empty Sends for ever");
+                assertTrue(hello.streamReceiveBuffers() <= IwarpStream.MAX_PEER_RECEIVE_BUFFERS,
+                        hello + ": more buffers than a receive queue holds");
             }
         }, IwarpNegotiationException.class);
         assertTrue(stats.accepted > 0 && stats.rejected > 0, stats.toString());
@@ -77,6 +79,18 @@ class ExtsockHelloFuzzTest {
     @Test
     void oneReceiveBufferIsMalformed() {
         assertMalformed("58534b31 0001 00010000");
+    }
+
+    /** More receive buffers than a receive queue holds (513): no peer has them posted. */
+    @Test
+    void moreReceiveBuffersThanAQueueHoldsIsMalformed() {
+        assertMalformed("58534b31 0201 00010000");
+    }
+
+    /** As many as a receive queue holds is still a window a peer can have. */
+    @Test
+    void aReceiveQueueOfBuffersIsAccepted() throws Exception {
+        assertEquals(new ExtsockHello(512, 65536), ExtsockHello.readFrom(hex("58534b31 0200 00010000")));
     }
 
     @Test

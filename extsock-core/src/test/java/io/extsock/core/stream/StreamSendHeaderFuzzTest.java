@@ -34,18 +34,21 @@ import org.junit.jupiter.api.Test;
  * StreamHeader}) as {@link StreamInput} receives it: sequences of hostile stream Sends (mutants
  * of DATA, CREDIT and FIN messages: unknown types, short messages, any flags, any credits),
  * each completed into the oldest receive the stream had posted, taken from the queue pair's
- * receive queue as its receive side would, with reads in between. Only a typed end may follow: the stream fails, and reads then throw {@link
- * SocketException} once the data before is read; the data delivered is exactly the DATA
- * payloads in order; nothing blocks, and the writer's credits never go negative.
+ * receive queue as its receive side would, with reads in between. A message breaks the
+ * protocol exactly when this harness's own model of the rules says so (below, written apart
+ * from {@link StreamHeader#violation}); then the connection ends at once (the queue pair is no
+ * longer connected, TCP is closed) and reads throw {@link SocketException} naming the peer's
+ * fault once the data before is read. Otherwise the connection stays up. The data delivered is
+ * exactly the DATA payloads in order; nothing blocks, and the writer's credits never go
+ * negative.
  *
  * <p>The queue pair's own receive side (framing, DDP, placement) is not exercised here: its
- * harness is another's. The queue pair here is real but driven by a driver that never blocks,
- * and our own Sends complete at once, as to a peer that reads its socket. Not modelled, and
- * still open: a peer that floods us with messages carrying no data while reading nothing. Each
- * such message is reposted at once and owed back as a credit, so we queue a credit update for
- * every two until the queue pair's send queue (512) is full and posting throws
- * IllegalStateException on the receive path (found by this harness before our Sends were made
- * to complete: input {@code 0004e09b0200fffd}, one CREDIT message repeated 57499 times).
+ * harness is another's. The queue pair here is real but driven by a driver that never blocks.
+ * Our own Sends complete at once, as to a peer that reads its socket, or, for a quarter of the
+ * inputs, never, as to a peer that reads nothing: then our credit updates must not pile up in
+ * the send queue (at most one CREDIT is outstanding; before, the queue filled and posting threw
+ * IllegalStateException on the receive path: input {@code 0004e09b0200fffd}, one CREDIT message
+ * repeated 57499 times).
  */
 class StreamSendHeaderFuzzTest {
 
@@ -66,8 +69,8 @@ class StreamSendHeaderFuzzTest {
 
     /**
      * One CREDIT message returning 65533 credits, 57499 times: the writer's credits overflowed
-     * to negative and every write then waited for ever. Now the stream fails at the credit that
-     * would take the window past 65535 buffers.
+     * to negative and every write then waited for ever. Now the first one ends the connection:
+     * no peer has more than a receive queue's 512 buffers posted.
      */
     @Test
     void creditsPastAnyWindowFailTheStream_0004e09b0200fffd() throws Exception {
@@ -78,14 +81,16 @@ class StreamSendHeaderFuzzTest {
     @Test
     void aWriteAfterCreditsPastAnyWindowFails() throws Exception {
         QueuePair queuePair = queuePair();
-        StreamOutput output = new StreamOutput(queuePair, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE);
+        StreamOutput output = new StreamOutput(queuePair, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE, () -> { });
         output.connect(new StreamInput(queuePair, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
                 BUFFER_SIZE, new byte[0], output));
-        output.creditsReturned(0xFFFF - IwarpStream.RECEIVE_BUFFERS);
+        output.creditsReturned(StreamOutput.MAX_PEER_CREDITS - IwarpStream.RECEIVE_BUFFERS);
+        assertTrue(queuePair.isConnected(), "a window of a whole receive queue is still one a peer can have");
         output.creditsReturned(1);
         SocketException failure = assertThrows(SocketException.class, () -> output.write(new byte[1], 0, 1));
-        assertTrue(failure.getMessage().contains("more receive buffers than it can have posted"),
-                failure.getMessage());
+        assertTrue(failure.getMessage().contains("returned 1 stream credits on top of 512, more receive buffers than"
+                + " it can have posted (512)"), failure.getMessage());
+        assertTrue(!queuePair.isConnected(), "the connection ended");
     }
 
     /**
@@ -107,7 +112,7 @@ class StreamSendHeaderFuzzTest {
             byte[] message = random.nextInt(3) == 0 ? Mutator.mutate(random, valid.array(), FIELDS, null)
                     : valid.array();
             int repeat = burst ? random.nextInt(1, 0x10000) : 1;
-            if (burst) {
+            if (burst && random.nextBoolean()) {
                 Mutator.setField(random, message, new Mutator.Field(2, 2));
             }
             out.write(message.length >>> 8);
@@ -121,12 +126,15 @@ class StreamSendHeaderFuzzTest {
 
     private static void deliver(byte[] input, SplittableRandom random) throws Exception {
         QueuePair queuePair = queuePair();
-        StreamOutput output = new StreamOutput(queuePair, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE);
+        boolean[] connectionClosed = new boolean[1];
+        StreamOutput output = new StreamOutput(queuePair, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE,
+                () -> connectionClosed[0] = true);
         StreamInput stream = new StreamInput(queuePair, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
                 BUFFER_SIZE, new byte[0], output);
         output.connect(stream);
         stream.postAll();
         ByteBuffer[] buffers = (ByteBuffer[]) field(StreamInput.class, "buffers").get(stream);
+        boolean peerReadsNothing = random.nextInt(4) == 0;
 
         boolean[] posted = new boolean[IwarpStream.MAX_RECEIVE_BUFFERS];
         Arrays.fill(posted, 0, IwarpStream.RECEIVE_BUFFERS, true);
@@ -166,20 +174,28 @@ class StreamSendHeaderFuzzTest {
             }
             int tag = (int) (long) receiveTag.get(work);
             assertTrue(posted[tag], "buffer " + tag + " was not posted");
+            boolean breaks = breaksTheProtocol(message, finished, (int) credits.get(output));
             buffers[tag].clear().put(message);
             stream.complete(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length, false, 0, null);
-            int type = length >= StreamHeader.LENGTH ? message[0] & 0xFF : -1;
-            if (type < StreamHeader.DATA || type > StreamHeader.FIN) {
+            if (breaks) {
                 failed = true;
                 posted[tag] = false;
-            } else if (type == StreamHeader.DATA && length > StreamHeader.LENGTH) {
+                assertTrue(!queuePair.isConnected() && connectionClosed[0], "the connection ends at once");
+                break;
+            }
+            assertTrue(queuePair.isConnected() && !connectionClosed[0], "a message that keeps the rules ends nothing");
+            int type = message[0] & 0xFF;
+            if (type == StreamHeader.DATA) {
                 posted[tag] = false;
                 filled.add(new int[] {tag, length - StreamHeader.LENGTH});
                 expected.write(message, StreamHeader.LENGTH, length - StreamHeader.LENGTH);
             } else if (type == StreamHeader.FIN) {
                 finished = true;
             }
-            drainSends(inFlight, unframed, sendCompleter, sendTag);
+            if (!peerReadsNothing) {
+                drainSends(inFlight, unframed, sendCompleter, sendTag);
+            }
+            assertTrue(inFlight.size() <= 1, "our credit updates pile up: " + inFlight.size() + " Sends outstanding");
             for (int window = stream.windowBuffers(); known < window; known++) {
                 posted[known] = true;
             }
@@ -194,11 +210,35 @@ class StreamSendHeaderFuzzTest {
         assertArrayEquals(expected.toByteArray(), read.toByteArray(), "the stream's data");
         assertEquals(0, stream.available());
         byte[] one = new byte[1];
-        if (finished) {
+        if (failed && !finished) {  // after the peer's FIN its stream is whole: end of stream, as before
+            SocketException failure = assertThrows(SocketException.class, () -> stream.read(one, 0, 1, 0));
+            assertTrue(failure.getMessage().startsWith("the peer broke extsock's stream protocol: "),
+                    failure.getMessage());
+        } else if (finished) {
             assertEquals(-1, stream.read(one, 0, 1, 0), "end of stream after a FIN");
-        } else if (failed) {
-            assertThrows(SocketException.class, () -> stream.read(one, 0, 1, 0));
         }
+    }
+
+    /**
+     * The stream protocol's rules, as this harness reads them: a 4-octet header; type DATA (1)
+     * with flags 0 or WAITED (1) and at least one data octet, never after a FIN; CREDIT (2) or
+     * FIN (3) with no flags and no data, one FIN at most; and no more credits returned than a
+     * receive queue (512) can have buffers posted.
+     */
+    private static boolean breaksTheProtocol(byte[] message, boolean finished, int writerCredits) {
+        if (message.length < 4) {
+            return true;
+        }
+        int type = message[0] & 0xFF;
+        int flags = message[1] & 0xFF;
+        int returned = (message[2] & 0xFF) << 8 | message[3] & 0xFF;
+        boolean headerBreaks = switch (type) {
+            case 1 -> (flags & ~1) != 0 || message.length == 4 || finished;
+            case 2 -> flags != 0 || message.length > 4;
+            case 3 -> flags != 0 || message.length > 4 || finished;
+            default -> true;
+        };
+        return headerBreaks || writerCredits + returned > 512;
     }
 
     /** Reads part of what is there, as an application would; buffers read out go back to the posted. */
