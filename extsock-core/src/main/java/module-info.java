@@ -4,6 +4,9 @@ module io.extsock.core {
     requires io.extsock.api;
     // Flight Recorder events (io.extsock.core.events)
     requires jdk.jfr;
+    // The JVM's -XX:MaxDirectMemorySize, for the default memory budget (io.extsock.core.memory);
+    // optional: without it the budget assumes the JVM's default for that limit.
+    requires static java.management;
     // mlock/munlock/getrlimit for pinned memory regions (io.extsock.core.verbs.JnrNativeMemory),
     // optional: only registerPinned loads it. Present at run time only if the application adds it
     // (--add-modules org.jnrproject.ffi on the module path).
