@@ -1,6 +1,8 @@
 package io.extsock.core.stream;
 
 import io.extsock.core.events.ExtsockEvents;
+import io.extsock.core.memory.DirectBufferPool;
+import io.extsock.core.memory.MemoryLease;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.QueuePairClosedException;
 import io.extsock.core.verbs.WorkCompleter;
@@ -26,6 +28,10 @@ import java.util.Objects;
  * credits waits for a thread wake-up, tens of microseconds, so a bulk stream needs about
  * 1 MiB in flight to keep TCP busy (measured: 128 KiB gives 0.4x plain TCP, 1 MiB 2x).
  *
+ * <p>The buffers come from the connection's {@link MemoryLease}: the base always, growth only as
+ * far as the JVM-wide budget allows ({@link DirectBufferPool}); refused, the window stays as it
+ * is and the stream works on, slower.
+ *
  * <p>Threads: the receive side of the engine delivers completions ({@link #complete}); the
  * application reads. Both under this object's monitor.
  */
@@ -36,6 +42,8 @@ final class StreamInput implements WorkCompleter {
     private final QueuePair queuePair;
     private final ByteBuffer[] buffers;
     private final int bufferSize;
+    /** Where the buffers come from; the connection gives them back once it is closed and quiet. */
+    private final MemoryLease memory;
     /** Buffers allocated (and posted, or about to be): the first {@code allocated} of {@link #buffers}. */
     private int allocated;
     /** Buffers the peer has been given credits for: allocated and posted. */
@@ -64,12 +72,20 @@ final class StreamInput implements WorkCompleter {
     /** The peer reset TCP. */
     private boolean peerReset;
 
+    /** With memory of its own (a pool of {@code bufferSize} blocks and no budget): for tests. */
+    StreamInput(QueuePair queuePair, int receiveBuffers, int maxReceiveBuffers, int bufferSize, byte[] prefix,
+                StreamOutput output) {
+        this(queuePair, receiveBuffers, maxReceiveBuffers, bufferSize, prefix, output,
+                new DirectBufferPool(bufferSize, Long.MAX_VALUE).lease(null));
+    }
+
     /**
      * @param receiveBuffers the buffers to start with (the peer was told this many)
      * @param maxReceiveBuffers how far the window may grow
+     * @param memory the connection's lease; its blocks hold at least {@code bufferSize} octets
      */
     StreamInput(QueuePair queuePair, int receiveBuffers, int maxReceiveBuffers, int bufferSize, byte[] prefix,
-                StreamOutput output) {
+                StreamOutput output, MemoryLease memory) {
         if (receiveBuffers < 4 || maxReceiveBuffers < receiveBuffers) {
             throw new IllegalArgumentException("receive buffers " + receiveBuffers + ", at most " + maxReceiveBuffers);
         }
@@ -77,10 +93,13 @@ final class StreamInput implements WorkCompleter {
         this.output = output;
         this.prefix = prefix.length > 0 ? prefix : null;
         this.bufferSize = bufferSize;
+        this.memory = memory;
         this.buffers = new ByteBuffer[maxReceiveBuffers];
         this.data = new ByteBuffer[maxReceiveBuffers];
         this.filled = new int[maxReceiveBuffers];
-        allocate(0, receiveBuffers);
+        for (int i = 0; i < receiveBuffers; i++) {
+            buffers[i] = receiveBuffer(memory.take());
+        }
         this.allocated = receiveBuffers;
     }
 
@@ -100,11 +119,13 @@ final class StreamInput implements WorkCompleter {
         return posted;
     }
 
-    private void allocate(int from, int to) {
-        ByteBuffer memory = ByteBuffer.allocateDirect((to - from) * bufferSize);
-        for (int i = from; i < to; i++) {
-            buffers[i] = memory.slice((i - from) * bufferSize, bufferSize);
+    /** A receive buffer of {@link #bufferSize} octets in a block of the lease. */
+    private ByteBuffer receiveBuffer(ByteBuffer block) {
+        if (block.capacity() < bufferSize) {
+            throw new IllegalArgumentException("memory blocks of " + block.capacity() + " octets cannot hold stream"
+                    + " buffers of " + bufferSize);
         }
+        return block.slice(0, bufferSize);
     }
 
     /** A stream Send arrived in buffer {@code tag}, or the connection ended. */
@@ -132,7 +153,8 @@ final class StreamInput implements WorkCompleter {
             credits = StreamHeader.creditsReturned(message);
             int type = StreamHeader.type(message);
             boolean waited = (StreamHeader.flags(message) & StreamHeader.WAITED) != 0;
-            if (type == StreamHeader.DATA && !inputShutdown && length > StreamHeader.LENGTH) {
+            // Not once closed: nothing may be read from the buffers then (they go back to the pool).
+            if (type == StreamHeader.DATA && !inputShutdown && !closed && length > StreamHeader.LENGTH) {
                 data[index] = message.position(StreamHeader.LENGTH);
                 filled[(filledHead + filledCount) % filled.length] = index;
                 filledCount++;
@@ -163,10 +185,26 @@ final class StreamInput implements WorkCompleter {
         }
     }
 
-    /** Allocates and posts buffers {@code from} to {@code to}, and gives the peer their credits. */
-    private void grow(int from, int to) {
-        synchronized (this) {
-            allocate(from, to);  // under the monitor: readers find the new buffers published
+    /**
+     * Takes buffers {@code from} up to {@code wanted} from the lease (as many as the budget
+     * grants), posts them, and gives the peer their credits.
+     */
+    private void grow(int from, int wanted) {
+        ByteBuffer[] blocks = new ByteBuffer[wanted - from];
+        int to;
+        synchronized (this) {  // under the monitor: readers find the new buffers published
+            int granted = memory.tryTake(blocks, blocks.length);
+            for (int i = 0; i < granted; i++) {
+                buffers[from + i] = receiveBuffer(blocks[i]);
+            }
+            to = from + granted;
+            allocated = to;  // complete() claimed up to wanted; what was not granted is not there
+        }
+        if (to < wanted) {
+            refused(from, wanted, to);
+        }
+        if (to == from) {
+            return;
         }
         try {
             for (int i = from; i < to; i++) {
@@ -187,6 +225,16 @@ final class StreamInput implements WorkCompleter {
         ExtsockEvents.streamWindowGrown(peer, from * bufferSize, to * bufferSize);
         queuePair.counters().streamWindow(to * bufferSize);  // after the event: who sees the size, sees it
         output.sendCreditsSoon();
+    }
+
+    /** The memory budget refused (part of) a growth: the window stays smaller, and the stream works on. */
+    private void refused(int from, int wanted, int to) {
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "stream window for " + queuePair.counters().peer() + " not grown from "
+                    + from * bufferSize + " to " + wanted * bufferSize + " bytes" + (to > from ? " but to "
+                    + to * bufferSize : "") + ": the JVM's memory budget for stream windows is spent (-D"
+                    + io.extsock.core.memory.MemoryBudget.PROPERTY + ")");
+        }
     }
 
     /** Reads like a blocking socket: at least one byte, or -1 at end of stream. */
@@ -311,9 +359,17 @@ final class StreamInput implements WorkCompleter {
         peerReset = true;
     }
 
-    /** The socket closed (the connection's close wakes blocked readers). */
+    /**
+     * The socket closed (the connection's close wakes blocked readers). What was received and
+     * not read is dropped here, under the monitor every read copies under: no read touches a
+     * buffer after this, so the connection may give them back to the pool.
+     */
     synchronized void close() {
         closed = true;
+        for (int i = 0; i < filledCount; i++) {
+            data[filled[(filledHead + i) % filled.length]] = null;
+        }
+        filledCount = 0;
     }
 
     /** Credits owed to the peer, taken to ride on an outgoing message. */
