@@ -2,6 +2,7 @@ package io.extsock.core.stream;
 
 import io.extsock.core.events.ExtsockEvents;
 import io.extsock.core.memory.DirectBufferPool;
+import io.extsock.core.memory.MemoryBudget;
 import io.extsock.core.memory.MemoryLease;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.QueuePairClosedException;
@@ -28,7 +29,12 @@ import java.util.Objects;
  * credits waits for a thread wake-up, tens of microseconds, so a bulk stream needs about
  * 1 MiB in flight to keep TCP busy (measured: 128 KiB gives 0.4x plain TCP, 1 MiB 2x).
  *
- * <p>The buffers come from the connection's {@link MemoryLease}: the base always, growth only as
+ * <p>The flag is the peer's word, and memory is ours: the window grows only when the peer also
+ * showed that it fills it. Its last window's worth of DATA Sends (as many as buffers are posted:
+ * the Sends a writer must have made to run out of credits) must have carried at least half the
+ * window's octets. A bulk writer's Sends are full, so it grows the window at its first wait; a
+ * peer that flags tiny messages (two 1-byte Sends used to take the window to 1 MiB) never does.
+ * The buffers come from the connection's {@link MemoryLease}: the base always, growth only as
  * far as the JVM-wide budget allows ({@link DirectBufferPool}); refused, the window stays as it
  * is and the stream works on, slower.
  *
@@ -44,6 +50,9 @@ final class StreamInput implements WorkCompleter {
     private final int bufferSize;
     /** Where the buffers come from; the connection gives them back once it is closed and quiet. */
     private final MemoryLease memory;
+    /** Payload octets of the last DATA Sends, a ring as long as the largest window: how full the peer filled it. */
+    private final int[] recentPayloads;
+    private int recentNext;
     /** Buffers allocated (and posted, or about to be): the first {@code allocated} of {@link #buffers}. */
     private int allocated;
     /** Buffers the peer has been given credits for: allocated and posted. */
@@ -97,6 +106,7 @@ final class StreamInput implements WorkCompleter {
         this.buffers = new ByteBuffer[maxReceiveBuffers];
         this.data = new ByteBuffer[maxReceiveBuffers];
         this.filled = new int[maxReceiveBuffers];
+        this.recentPayloads = new int[maxReceiveBuffers];
         for (int i = 0; i < receiveBuffers; i++) {
             buffers[i] = receiveBuffer(memory.take());
         }
@@ -126,6 +136,24 @@ final class StreamInput implements WorkCompleter {
                     + " buffers of " + bufferSize);
         }
         return block.slice(0, bufferSize);
+    }
+
+    /** Notes a DATA Send's payload; under the monitor. */
+    private void recordPayload(int octets) {
+        recentPayloads[recentNext] = octets;
+        recentNext = (recentNext + 1) % recentPayloads.length;
+    }
+
+    /**
+     * Whether the peer filled the window it has: its last {@link #posted} DATA Sends carried at
+     * least half of what that many buffers hold. Under the monitor.
+     */
+    private boolean peerFilledTheWindow() {
+        long octets = 0;
+        for (int i = 1; i <= posted; i++) {
+            octets += recentPayloads[(recentNext - i + recentPayloads.length) % recentPayloads.length];
+        }
+        return octets >= (long) posted * (bufferSize - StreamHeader.LENGTH) / 2;
     }
 
     /** A stream Send arrived in buffer {@code tag}, or the connection ended. */
@@ -158,7 +186,8 @@ final class StreamInput implements WorkCompleter {
                 data[index] = message.position(StreamHeader.LENGTH);
                 filled[(filledHead + filledCount) % filled.length] = index;
                 filledCount++;
-                if (waited && allocated == posted && allocated < buffers.length) {
+                recordPayload((int) length - StreamHeader.LENGTH);
+                if (waited && allocated == posted && allocated < buffers.length && peerFilledTheWindow()) {
                     growFrom = allocated;
                     growTo = Math.min(buffers.length, 2 * allocated);
                     allocated = growTo;
@@ -233,8 +262,10 @@ final class StreamInput implements WorkCompleter {
             LOG.log(System.Logger.Level.DEBUG, "stream window for " + queuePair.counters().peer() + " not grown from "
                     + from * bufferSize + " to " + wanted * bufferSize + " bytes" + (to > from ? " but to "
                     + to * bufferSize : "") + ": the JVM's memory budget for stream windows is spent (-D"
-                    + io.extsock.core.memory.MemoryBudget.PROPERTY + ")");
+                    + MemoryBudget.PROPERTY + ")");
         }
+        ExtsockEvents.streamWindowRefused(queuePair.counters().peer(), from * bufferSize, wanted * bufferSize,
+                to * bufferSize);
     }
 
     /** Reads like a blocking socket: at least one byte, or -1 at end of stream. */
