@@ -37,6 +37,7 @@ public final class DirectBufferPool {
     private long baseBytes;
     private long growthBytes;
     private long highWaterBytes;
+    private long allocatedBytes;
     private long refusedBlocks;
 
     /**
@@ -94,6 +95,11 @@ public final class DirectBufferPool {
         return highWaterBytes;
     }
 
+    /** Octets ever allocated: what reuse saved is what this is short of all leases ever made. */
+    public synchronized long allocatedBytes() {
+        return allocatedBytes;
+    }
+
     /** Growth blocks asked for and refused because the budget was spent. */
     public synchronized long refusedBlocks() {
         return refusedBlocks;
@@ -106,6 +112,9 @@ public final class DirectBufferPool {
             baseBytes += blockSize;
             noteHighWater();
             block = idle.poll();
+            if (block == null) {
+                allocatedBytes += blockSize;
+            }
         }
         return block != null ? block : ByteBuffer.allocateDirect(blockSize);
     }
@@ -123,6 +132,7 @@ public final class DirectBufferPool {
             while (reused < granted && !idle.isEmpty()) {
                 into[reused++] = idle.poll();
             }
+            allocatedBytes += (long) (granted - reused) * blockSize;
         }
         for (int i = reused; i < granted; i++) {
             into[i] = ByteBuffer.allocateDirect(blockSize);
@@ -153,7 +163,7 @@ public final class DirectBufferPool {
     public synchronized String toString() {
         return "DirectBufferPool[block " + blockSize + ", budget " + budgetBytes + ", in use " + inUseBytes()
                 + " (growth " + growthBytes + "), idle " + idleBytes() + ", high water " + highWaterBytes
-                + ", refused blocks " + refusedBlocks + "]";
+                + ", allocated " + allocatedBytes + ", refused blocks " + refusedBlocks + "]";
     }
 
     /** Created on first use: the budget is read then. */
