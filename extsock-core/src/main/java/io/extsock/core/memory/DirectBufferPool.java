@@ -19,7 +19,7 @@ import java.util.List;
  * (what it needs to run at all) is always granted, since how many connections there are is the
  * application's to limit, as with TCP; window growth beyond the base is granted only while all
  * connections' growth together stays within the budget. Idle blocks are kept for reuse up to the
- * budget too; blocks given back beyond that are left to the garbage collector.
+ * budget too; blocks given back beyond that are freed at once ({@link DirectMemoryRelease}).
  *
  * <p>Thread-safe; its lock is a leaf (held for bookkeeping only, never around an allocation).
  */
@@ -38,6 +38,7 @@ public final class DirectBufferPool {
     private long growthBytes;
     private long highWaterBytes;
     private long allocatedBytes;
+    private long freedBytes;
     private long refusedBlocks;
 
     /**
@@ -100,6 +101,11 @@ public final class DirectBufferPool {
         return allocatedBytes;
     }
 
+    /** Octets given back while the idle blocks filled the budget: freed then (where the JDK lets us), not kept. */
+    public synchronized long freedBytes() {
+        return freedBytes;
+    }
+
     /** Growth blocks asked for and refused because the budget was spent. */
     public synchronized long refusedBlocks() {
         return refusedBlocks;
@@ -142,16 +148,20 @@ public final class DirectBufferPool {
 
     /**
      * Blocks back from a lease whose users can no longer touch them: kept for reuse while the
-     * idle ones stay within the budget, else left to the garbage collector.
+     * idle ones stay within the budget, else freed at once.
      */
-    synchronized void giveBack(List<ByteBuffer> blocks, int growthBlocks) {
-        growthBytes -= (long) growthBlocks * blockSize;
-        baseBytes -= (long) (blocks.size() - growthBlocks) * blockSize;
-        for (ByteBuffer block : blocks) {
-            if ((long) (idle.size() + 1) * blockSize > budgetBytes) {
-                break;
+    void giveBack(List<ByteBuffer> blocks, int growthBlocks) {
+        int kept = 0;
+        synchronized (this) {
+            growthBytes -= (long) growthBlocks * blockSize;
+            baseBytes -= (long) (blocks.size() - growthBlocks) * blockSize;
+            while (kept < blocks.size() && (long) (idle.size() + 1) * blockSize <= budgetBytes) {
+                idle.push(blocks.get(kept++));  // last in, first out: the warmest memory goes out next
             }
-            idle.push(block);  // last in, first out: the warmest memory goes out next
+            freedBytes += (long) (blocks.size() - kept) * blockSize;
+        }
+        for (int i = kept; i < blocks.size(); i++) {
+            DirectMemoryRelease.free(blocks.get(i));
         }
     }
 
@@ -163,7 +173,7 @@ public final class DirectBufferPool {
     public synchronized String toString() {
         return "DirectBufferPool[block " + blockSize + ", budget " + budgetBytes + ", in use " + inUseBytes()
                 + " (growth " + growthBytes + "), idle " + idleBytes() + ", high water " + highWaterBytes
-                + ", allocated " + allocatedBytes + ", refused blocks " + refusedBlocks + "]";
+                + ", allocated " + allocatedBytes + ", freed " + freedBytes + ", refused blocks " + refusedBlocks + "]";
     }
 
     /** Created on first use: the budget is read then. */
