@@ -31,9 +31,12 @@ import java.util.Objects;
  *
  * <p>The flag is the peer's word, and memory is ours: the window grows only when the peer also
  * showed that it fills it. Its last window's worth of DATA Sends (as many as buffers are posted:
- * the Sends a writer must have made to run out of credits) must have carried at least half the
- * window's octets. A bulk writer's Sends are full, so it grows the window at its first wait; a
- * peer that flags tiny messages (two 1-byte Sends used to take the window to 1 MiB) never does.
+ * the Sends a writer must have made to run out of credits) must have carried at least an eighth
+ * of the window's octets, 8 KiB a Send on average. A bulk writer grows the window at its first
+ * wait, and so does one behind a {@code BufferedOutputStream} (8 KiB writes, for which more
+ * Sends in flight matter most); a peer that flags tiny messages (two 1-byte Sends used to take
+ * the window to 1 MiB) never does, and one that sends real data gets at most 8 octets of window
+ * for each it sent, up to the maximum and within the JVM's budget.
  * The buffers come from the connection's {@link MemoryLease}: the base always, growth only as
  * far as the JVM-wide budget allows ({@link DirectBufferPool}); refused, the window stays as it
  * is and the stream works on, slower.
@@ -146,14 +149,14 @@ final class StreamInput implements WorkCompleter {
 
     /**
      * Whether the peer filled the window it has: its last {@link #posted} DATA Sends carried at
-     * least half of what that many buffers hold. Under the monitor.
+     * least an eighth of what that many buffers hold. Under the monitor.
      */
     private boolean peerFilledTheWindow() {
         long octets = 0;
         for (int i = 1; i <= posted; i++) {
             octets += recentPayloads[(recentNext - i + recentPayloads.length) % recentPayloads.length];
         }
-        return octets >= (long) posted * (bufferSize - StreamHeader.LENGTH) / 2;
+        return octets >= (long) posted * (bufferSize - StreamHeader.LENGTH) / 8;
     }
 
     /** A stream Send arrived in buffer {@code tag}, or the connection ended. */

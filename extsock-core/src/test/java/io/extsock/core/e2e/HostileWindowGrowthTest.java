@@ -33,7 +33,8 @@ class HostileWindowGrowthTest {
 
     /**
      * Two 1-byte messages flagged "waited" used to take the server's window from 256 KiB to
-     * 1 MiB. Many rounds of them, flagged every one, now leave it as it was.
+     * 1 MiB. Many rounds of them, flagged every one, now leave it as it was; so do messages just
+     * short of 8 KiB, the least a window's worth of Sends must carry on average.
      */
     @Test
     void tinyMessagesFlaggedWaitedDoNotGrowTheWindow() throws Exception {
@@ -47,6 +48,13 @@ class HostileWindowGrowthTest {
                 }
                 assertArrayEquals(new byte[] {0, 1, 2}, in.readNBytes(3));
                 assertEquals(WINDOW, server.statistics().streamWindow(), "round " + round);
+            }
+            byte[] almost = new byte[8 * 1024 - 8];
+            for (int round = 0; round < 5; round++) {
+                for (int i = 0; i < 3; i++) {
+                    send(client, WAITED, almost);
+                }
+                assertEquals(3 * almost.length, in.readNBytes(3 * almost.length).length);
             }
             send(client, 0, new byte[] {'.'});  // growth is decided before a later message is read
             assertEquals('.', in.read());
@@ -84,6 +92,30 @@ class HostileWindowGrowthTest {
                 window = now;
             }
             assertEquals(MAX_WINDOW, window);
+        }
+    }
+
+    /**
+     * A writer behind a BufferedOutputStream sends 8 KiB at a time: that fills the window enough.
+     * Here three such Sends take three of the four buffers, the reader reads them, and the next
+     * one says its writer waited (as a real writer's would: it keeps its last credit).
+     */
+    @Test
+    void eightKibMessagesFlaggedWaitedGrowTheWindow() throws Exception {
+        try (IwarpPair pair = IwarpPair.open()) {
+            IwarpConnection client = hostile(pair);
+            IwarpConnection server = pair.serverVerbs();
+            InputStream in = pair.accepted.getInputStream();
+            byte[] payload = new byte[8 * 1024];
+            for (int i = 0; i < 3; i++) {
+                send(client, 0, payload);
+            }
+            assertEquals(3 * payload.length, in.readNBytes(3 * payload.length).length);
+            send(client, WAITED, payload);
+            assertEquals(payload.length, in.readNBytes(payload.length).length);
+            send(client, 0, new byte[] {'.'});
+            assertEquals('.', in.read());
+            assertEquals(2 * WINDOW, server.statistics().streamWindow());
         }
     }
 
