@@ -48,6 +48,13 @@ final class StreamInput implements WorkCompleter {
 
     private static final System.Logger LOG = System.getLogger(StreamInput.class.getName());
 
+    /**
+     * DATA Sends after a growth the budget refused before the window asks again: a bulk writer
+     * waits for credits every few Sends, and asking (with its log line and event) each time
+     * would flood both while the budget stays spent. 1024 Sends: milliseconds of a bulk stream.
+     */
+    private static final int SENDS_BETWEEN_REFUSED_GROWTHS = 1024;
+
     private final QueuePair queuePair;
     private final ByteBuffer[] buffers;
     private final int bufferSize;
@@ -56,6 +63,8 @@ final class StreamInput implements WorkCompleter {
     /** Payload octets of the last DATA Sends, a ring as long as the largest window: how full the peer filled it. */
     private final int[] recentPayloads;
     private int recentNext;
+    /** DATA Sends to go before growth may be asked for again, after a refusal. */
+    private int sendsBeforeAskingAgain;
     /** Buffers allocated (and posted, or about to be): the first {@code allocated} of {@link #buffers}. */
     private int allocated;
     /** Buffers the peer has been given credits for: allocated and posted. */
@@ -145,6 +154,9 @@ final class StreamInput implements WorkCompleter {
     private void recordPayload(int octets) {
         recentPayloads[recentNext] = octets;
         recentNext = (recentNext + 1) % recentPayloads.length;
+        if (sendsBeforeAskingAgain > 0) {
+            sendsBeforeAskingAgain--;
+        }
     }
 
     /**
@@ -190,7 +202,8 @@ final class StreamInput implements WorkCompleter {
                 filled[(filledHead + filledCount) % filled.length] = index;
                 filledCount++;
                 recordPayload((int) length - StreamHeader.LENGTH);
-                if (waited && allocated == posted && allocated < buffers.length && peerFilledTheWindow()) {
+                if (waited && allocated == posted && allocated < buffers.length && sendsBeforeAskingAgain == 0
+                        && peerFilledTheWindow()) {
                     growFrom = allocated;
                     growTo = Math.min(buffers.length, 2 * allocated);
                     allocated = growTo;
@@ -231,6 +244,9 @@ final class StreamInput implements WorkCompleter {
             }
             to = from + granted;
             allocated = to;  // complete() claimed up to wanted; what was not granted is not there
+            if (to < wanted) {
+                sendsBeforeAskingAgain = SENDS_BETWEEN_REFUSED_GROWTHS;
+            }
         }
         if (to < wanted) {
             refused(from, wanted, to);

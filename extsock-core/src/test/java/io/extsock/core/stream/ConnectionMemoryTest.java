@@ -88,7 +88,8 @@ class ConnectionMemoryTest {
 
     /**
      * A budget of 4 blocks: a bulk writer's first wait widens the reader's window to 8 buffers,
-     * the second would take it to 16 and is refused. Every byte still arrives, in order.
+     * the second would take it to 16 and is refused, and the window does not ask again at every
+     * wait. Every byte still arrives, in order.
      */
     @Test
     void aSpentBudgetRefusesGrowthAndTheStreamStillWorks() throws Exception {
@@ -96,7 +97,9 @@ class ConnectionMemoryTest {
         try (Pair pair = connect(new SoftwareIwarpProvider(pool))) {
             bulkTransfer(pair.initiator, pair.responder);
             assertEquals(8, pair.responder.receiveWindowBuffers());
-            assertTrue(pool.refusedBlocks() >= 8, pool.toString());
+            // Asked for the 8 more at the first wait after the growth, and then at most once per
+            // 1024 Sends (the transfer has 1280), however often the writer waited meanwhile.
+            assertTrue(pool.refusedBlocks() == 8 || pool.refusedBlocks() == 16, pool.toString());
             assertEquals(4L * BLOCK, pool.growthBytes());
         }
         awaitNoneInUse(pool);
