@@ -37,7 +37,8 @@ import java.util.Objects;
  * Sends in flight matter most); a peer that flags tiny messages (two 1-byte Sends used to take
  * the window to 1 MiB) never does, and one that sends real data gets at most 8 octets of window
  * for each it sent, up to the maximum and within the JVM's budget.
- * The buffers come from the connection's {@link MemoryLease}: the base always, growth only as
+ *
+ * <p>The buffers come from the connection's {@link MemoryLease}: the base always, growth only as
  * far as the JVM-wide budget allows ({@link DirectBufferPool}); refused, the window stays as it
  * is and the stream works on, slower.
  *
