@@ -4,6 +4,12 @@ module io.extsock.core {
     requires io.extsock.api;
     // Flight Recorder events (io.extsock.core.events)
     requires jdk.jfr;
+    // The JVM's -XX:MaxDirectMemorySize, for the default memory budget (io.extsock.core.memory);
+    // optional: without it the budget assumes the JVM's default for that limit.
+    requires static java.management;
+    // sun.misc.Unsafe.invokeCleaner: the direct memory of closed connections the pool does not
+    // keep is freed at once (io.extsock.core.memory); optional: without it the GC frees it.
+    requires static jdk.unsupported;
     // mlock/munlock/getrlimit for pinned memory regions (io.extsock.core.verbs.JnrNativeMemory),
     // optional: only registerPinned loads it. Present at run time only if the application adds it
     // (--add-modules org.jnrproject.ffi on the module path).

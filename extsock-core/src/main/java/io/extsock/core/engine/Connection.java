@@ -1,6 +1,8 @@
 package io.extsock.core.engine;
 
 import io.extsock.core.events.StatisticsEvents;
+import io.extsock.core.memory.DirectBufferPool;
+import io.extsock.core.memory.MemoryLease;
 import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.GatherWrite;
 import io.extsock.core.rdmap.MessageWriter;
@@ -46,8 +48,6 @@ final class Connection implements QueuePair.Driver, InlineWait {
 
     private static final System.Logger LOG = System.getLogger(Connection.class.getName());
 
-    /** Staging for received octets: headers, small payloads, read-ahead. */
-    private static final int STAGING_BYTES = 64 * 1024;
     /**
      * Slots of the gathering write: at least room for the largest FPDU there is. With markers a
      * 64 KiB FPDU takes about 2 slots per marker (RFC 5044 section 4.3: one every 512 octets),
@@ -75,8 +75,12 @@ final class Connection implements QueuePair.Driver, InlineWait {
     private final ProgressThread progress;
     private final ReentrantLock receiveLock = new ReentrantLock();
     private final ReentrantLock transmitLock = new ReentrantLock();
-    private final ByteBuffer staging = ByteBuffer.allocateDirect(STAGING_BYTES).flip();
-    private final GatherWrite gather = new GatherWrite(GATHER_SLOTS, 64 * 1024);
+    /** The direct memory of this connection (and its stream's), given back when the application closes it. */
+    private final MemoryLease memory;
+    /** Staging for received octets: headers, small payloads, read-ahead. One block of {@link #memory}. */
+    private final ByteBuffer staging;
+    /** Its arena is one block of {@link #memory}. */
+    private final GatherWrite gather;
 
     private QueuePair queuePair;
     private SelectionKey key;
@@ -118,9 +122,17 @@ final class Connection implements QueuePair.Driver, InlineWait {
         void connectionEnded(boolean peerClosed, boolean reset, String reason);
     }
 
-    Connection(SocketChannel channel, ProgressThread progress) {
+    /**
+     * @param pool where the connection's direct memory comes from: staging and the gather's arena
+     *     are taken here, the stream's buffers by the stream ({@link #memory()}); should the
+     *     connection be dropped without a close, its blocks go back when it is collected
+     */
+    Connection(SocketChannel channel, ProgressThread progress, DirectBufferPool pool) {
         this.channel = channel;
         this.progress = progress;
+        this.memory = pool.lease(this);
+        this.staging = memory.take().flip();
+        this.gather = new GatherWrite(GATHER_SLOTS, memory.take());
     }
 
     /** Connects the queue pair (which needs this as its driver, hence not in the constructor). */
@@ -137,6 +149,11 @@ final class Connection implements QueuePair.Driver, InlineWait {
         return queuePair;
     }
 
+    /** The connection's memory lease, for its stream's receive buffers. */
+    MemoryLease memory() {
+        return memory;
+    }
+
     /**
      * Starts full operation: the FPDU octets read ahead during MPA setup are processed first,
      * then the progress thread watches the channel.
@@ -147,6 +164,9 @@ final class Connection implements QueuePair.Driver, InlineWait {
             queuePair.counters().bytesReceived(readAhead.length);  // FPDU octets read with the MPA frame
             receiveLock.lock();
             try {
+                if (closed) {
+                    return;  // ended while starting (its memory may be given back already)
+                }
                 staging.clear();
                 staging.put(readAhead).flip();
                 queuePair.receive(staging);
@@ -415,6 +435,9 @@ final class Connection implements QueuePair.Driver, InlineWait {
      */
     private void receiveInline(BooleanSupplier condition, long remainingNanos) {
         try {
+            if (closed) {
+                return;  // nothing more is received (and the staging buffer may be another's now)
+            }
             if (staging.hasRemaining()) {
                 queuePair.receive(staging);
                 return;
@@ -635,9 +658,15 @@ final class Connection implements QueuePair.Driver, InlineWait {
      * bytes it sent are still unread here).
      */
     void close() {
+        if (queuePair == null) {  // setting up failed before the queue pair: nothing ever ran
+            closed = true;
+            memory.release();
+            return;
+        }
         queuePair.close();
         sendTheEndingTerminate();
         closeNow();
+        releaseMemoryWhenQuiet();
         try {
             if (channel.isConnected() && channel.getOption(StandardSocketOptions.SO_LINGER) != 0) {
                 channel.shutdownOutput();
@@ -661,7 +690,15 @@ final class Connection implements QueuePair.Driver, InlineWait {
         if (closed || writeBlocked || !queuePair.hasTransmitWork()) {
             return;
         }
-        transmitLock.lock();
+        try {
+            // Bounded: whoever holds the lock is writing without blocking, and the close must not hang.
+            if (!transmitLock.tryLock(50, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                return;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
         try {
             if (!closed) {
                 transmitWhilePossible();
@@ -671,6 +708,34 @@ final class Connection implements QueuePair.Driver, InlineWait {
         } finally {
             transmitLock.unlock();
         }
+    }
+
+    /**
+     * The application closed the socket: the connection's memory goes back to the pool, once
+     * nothing can touch it again. That is when this thread holds both locks and the connection
+     * is closed: every receive and transmit checks {@link #closed} under its lock before it
+     * touches staging, arena or a stream buffer (the stream's reads were closed before this).
+     * Tried, never waited for (a thread inside select holds the receive lock until woken); a
+     * thread already inside receive or transmit work further up its stack leaves it to the
+     * progress thread.
+     */
+    private void releaseMemoryWhenQuiet() {
+        if (!receiveLock.isHeldByCurrentThread() && !transmitLock.isHeldByCurrentThread()
+                && receiveLock.tryLock()) {
+            try {
+                if (transmitLock.tryLock()) {
+                    try {
+                        memory.release();
+                        return;
+                    } finally {
+                        transmitLock.unlock();
+                    }
+                }
+            } finally {
+                receiveLock.unlock();
+            }
+        }
+        progress.schedule(1, this::releaseMemoryWhenQuiet);
     }
 
     private void lost(String reason) {

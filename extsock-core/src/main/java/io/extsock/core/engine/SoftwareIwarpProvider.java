@@ -3,6 +3,7 @@ package io.extsock.core.engine;
 import io.extsock.IwarpNegotiationException;
 import io.extsock.core.events.ExtsockEvents;
 import io.extsock.core.events.StatisticsEvents;
+import io.extsock.core.memory.DirectBufferPool;
 import io.extsock.core.mpa.FpduDeframer;
 import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.MpaAgreement;
@@ -37,6 +38,18 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
 
     private static final System.Logger LOG = System.getLogger(SoftwareIwarpProvider.class.getName());
 
+    private final DirectBufferPool memory;
+
+    /** The provider {@link java.util.ServiceLoader} finds: connections use the JVM's shared pool. */
+    public SoftwareIwarpProvider() {
+        this(DirectBufferPool.shared());
+    }
+
+    /** Connections take their direct memory from {@code memory} (tests: a pool of their own, a budget of their own). */
+    public SoftwareIwarpProvider(DirectBufferPool memory) {
+        this.memory = memory;
+    }
+
     @Override
     public String name() {
         return "extsock software iWARP (MPA/DDP/RDMAP over TCP)";
@@ -55,7 +68,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         }
         try {
             return switchToIwarp(channel, initiator, ConnectionSettings.from(options), new ConnectionCounters(peer, local),
-                    started);
+                    started, memory);
         } catch (IOException | RuntimeException | Error e) {
             long duration = System.nanoTime() - started;
             String reason = e instanceof IwarpNegotiationException failure ? failure.reason().name()
@@ -84,7 +97,8 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
     }
 
     private static IwarpSession switchToIwarp(SocketChannel channel, boolean initiator, ConnectionSettings settings,
-                                              ConnectionCounters counters, long started) throws IOException {
+                                              ConnectionCounters counters, long started, DirectBufferPool memory)
+            throws IOException {
         // FPDUs go out whole and the engine batches its own writes; Nagle would only hold back
         // the small messages (credits, Read Requests, Terminates) a peer waits for. siw does the same.
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -99,7 +113,21 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         byte[] peerData = agreement.peerPrivateData().toByteArray();
         ExtsockHello peerHello = ExtsockHello.readFrom(peerData);
 
-        Connection connection = new Connection(channel, ProgressEngine.instance().assign());
+        Connection connection = new Connection(channel, ProgressEngine.instance().assign(), memory);
+        try {
+            return start(channel, initiator, settings, counters, started, outcome, hello, peerHello, connection);
+        } catch (IOException | RuntimeException | Error e) {
+            connection.close();  // its memory back to the pool: the session never reached the application
+            throw e;
+        }
+    }
+
+    private static IwarpSession start(SocketChannel channel, boolean initiator, ConnectionSettings settings,
+                                      ConnectionCounters counters, long started, MpaHandshake.Outcome outcome,
+                                      ExtsockHello hello, ExtsockHello peerHello, Connection connection)
+            throws IOException {
+        MpaAgreement agreement = outcome.agreement();
+        byte[] peerData = agreement.peerPrivateData().toByteArray();
         MemoryRegistry registry = new MemoryRegistry();
         CompletionRing ring = new CompletionRing(QueuePair.SEND_QUEUE_DEPTH + QueuePair.RECEIVE_QUEUE_DEPTH);
         int maxFpduSize = settings.maxFpduSize() != IwarpOptionValues.PATH_FPDU_SIZE
@@ -118,7 +146,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         SocketTransport stream;
         if (streams) {
             IwarpStream iwarpStream = IwarpStream.start(queuePair, peerHello.streamReceiveBuffers(),
-                    peerHello.streamBufferSize(), outcome.streamBytes(), connection::close);
+                    peerHello.streamBufferSize(), outcome.streamBytes(), connection.memory(), connection::close);
             connection.onEnd(iwarpStream::connectionEnded);
             stream = iwarpStream;
         } else {

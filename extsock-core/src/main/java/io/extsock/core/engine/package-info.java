@@ -52,6 +52,11 @@
  *       lock-free lookups from the receive side</td></tr>
  *   <tr><td>A socket stream's buffers and credits</td><td>{@code StreamInput}/{@code StreamOutput}
  *       monitors; their completions arrive from the receive and transmit sides</td></tr>
+ *   <tr><td>A connection's direct memory ({@code MemoryLease} from the JVM's {@code
+ *       DirectBufferPool}: staging, the gathering write's arena, the stream's receive buffers)</td>
+ *       <td>taken at start and as the stream window grows; given back once, by the application's
+ *       close, by the holder of both locks after the connection is closed (every receive and
+ *       transmit checks that under its lock first), so nothing touches a block once it is back</td></tr>
  *   <tr><td>A connection's counts ({@code ConnectionCounters}: octets, messages and payload by
  *       type, the stream window)</td>
  *       <td>one writer per count, no lock: the transmit side's by the holder of the transmit lock,

@@ -96,6 +96,22 @@ public final class ExtsockEvents {
         event.commit();
     }
 
+    /** The memory budget refused (part of) a growth of the socket stream's receive window. */
+    public static void streamWindowRefused(String peer, int size, int wantedSize, int grantedSize) {
+        if (!FlightRecorder.isInitialized()) {
+            return;  // no recording can be running: not even the event class is loaded
+        }
+        StreamWindowRefusedEvent event = new StreamWindowRefusedEvent();
+        if (!event.shouldCommit()) {
+            return;
+        }
+        event.peer = peer;
+        event.size = size;
+        event.wantedSize = wantedSize;
+        event.grantedSize = grantedSize;
+        event.commit();
+    }
+
     /**
      * An address as events and logs show it: {@code 127.0.0.1:7000}, {@code [::1]:7000}; the
      * host name only where there is no address; "unknown" for null.

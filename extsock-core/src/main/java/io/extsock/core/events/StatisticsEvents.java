@@ -40,7 +40,8 @@ public final class StatisticsEvents {
             // not by the first connection with something to record: a virtual thread that loads
             // a class another thread is loading pins its carrier (jdk.VirtualThreadPinned).
             for (Class<? extends Event> type : List.of(IwarpConnectedEvent.class, NegotiationFailedEvent.class,
-                    TerminateSentEvent.class, TerminateReceivedEvent.class, StreamWindowGrownEvent.class)) {
+                    TerminateSentEvent.class, TerminateReceivedEvent.class, StreamWindowGrownEvent.class,
+                    StreamWindowRefusedEvent.class)) {
                 FlightRecorder.register(type);
             }
             FlightRecorder.addPeriodicEvent(ConnectionStatisticsEvent.class, StatisticsEvents::commitAll);

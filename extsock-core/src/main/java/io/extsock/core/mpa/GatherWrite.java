@@ -31,12 +31,24 @@ public final class GatherWrite {
      * @param scratchCapacity octets of framing the arena holds
      */
     public GatherWrite(int maxBuffers, int scratchCapacity) {
-        if (maxBuffers < 1 || scratchCapacity < MpaConstants.MIN_FPDU_LENGTH) {
+        this(maxBuffers, ByteBuffer.allocateDirect(Math.max(0, scratchCapacity)));
+    }
+
+    /**
+     * With an arena the caller provides (a connection's, from its {@code MemoryLease}): all of
+     * its capacity is used, and the caller may hand it on once this write is no longer used.
+     *
+     * @param arena direct memory for the framing octets
+     */
+    public GatherWrite(int maxBuffers, ByteBuffer arena) {
+        int scratchCapacity = arena.capacity();
+        if (maxBuffers < 1 || scratchCapacity < MpaConstants.MIN_FPDU_LENGTH || !arena.isDirect()) {
             throw new IllegalArgumentException("need at least one slot and " + MpaConstants.MIN_FPDU_LENGTH
-                    + " scratch octets, not " + maxBuffers + " and " + scratchCapacity);
+                    + " direct scratch octets, not " + maxBuffers + " and " + scratchCapacity
+                    + (arena.isDirect() ? "" : " on the heap"));
         }
         buffers = new ByteBuffer[maxBuffers];
-        arena = ByteBuffer.allocateDirect(scratchCapacity);
+        this.arena = arena.clear();
         arenaReader = arena.duplicate();
         scratchViews = new ByteBuffer[maxBuffers];
         for (int i = 0; i < maxBuffers; i++) {

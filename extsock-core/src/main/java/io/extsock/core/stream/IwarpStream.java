@@ -1,5 +1,6 @@
 package io.extsock.core.stream;
 
+import io.extsock.core.memory.MemoryLease;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.QueuePairClosedException;
 import io.extsock.spi.SocketTransport;
@@ -46,12 +47,13 @@ public final class IwarpStream implements SocketTransport {
      * that the peer's first Send finds one.
      *
      * @param prefix bytes the peer wrote before the switch, to be read first
+     * @param memory the connection's lease, for the receive buffers (it gives them back when closed)
      */
     public static IwarpStream start(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize, byte[] prefix,
-                                    Runnable closeConnection) throws QueuePairClosedException {
+                                    MemoryLease memory, Runnable closeConnection) throws QueuePairClosedException {
         StreamOutput output = new StreamOutput(queuePair, peerReceiveBuffers, peerBufferSize, closeConnection);
         StreamInput input = new StreamInput(queuePair, RECEIVE_BUFFERS, MAX_RECEIVE_BUFFERS, BUFFER_SIZE, prefix,
-                output);
+                output, memory);
         output.connect(input);
         input.postAll();
         return new IwarpStream(input, output, closeConnection);

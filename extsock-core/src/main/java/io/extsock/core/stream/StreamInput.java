@@ -1,6 +1,9 @@
 package io.extsock.core.stream;
 
 import io.extsock.core.events.ExtsockEvents;
+import io.extsock.core.memory.DirectBufferPool;
+import io.extsock.core.memory.MemoryBudget;
+import io.extsock.core.memory.MemoryLease;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.QueuePairClosedException;
 import io.extsock.core.verbs.WorkCompleter;
@@ -26,6 +29,19 @@ import java.util.Objects;
  * credits waits for a thread wake-up, tens of microseconds, so a bulk stream needs about
  * 1 MiB in flight to keep TCP busy (measured: 128 KiB gives 0.4x plain TCP, 1 MiB 2x).
  *
+ * <p>The flag is the peer's word, and memory is ours: the window grows only when the peer also
+ * showed that it fills it. Its last window's worth of DATA Sends (as many as buffers are posted:
+ * the Sends a writer must have made to run out of credits) must have carried at least an eighth
+ * of the window's octets, 8 KiB a Send on average. A bulk writer grows the window at its first
+ * wait, and so does one behind a {@code BufferedOutputStream} (8 KiB writes, for which more
+ * Sends in flight matter most); a peer that flags tiny messages (two 1-byte Sends used to take
+ * the window to 1 MiB) never does, and one that sends real data gets at most 8 octets of window
+ * for each it sent, up to the maximum and within the JVM's budget.
+ *
+ * <p>The buffers come from the connection's {@link MemoryLease}: the base always, growth only as
+ * far as the JVM-wide budget allows ({@link DirectBufferPool}); refused, the window stays as it
+ * is and the stream works on, slower.
+ *
  * <p>Threads: the receive side of the engine delivers completions ({@link #complete}); the
  * application reads. Both under this object's monitor.
  */
@@ -33,9 +49,23 @@ final class StreamInput implements WorkCompleter {
 
     private static final System.Logger LOG = System.getLogger(StreamInput.class.getName());
 
+    /**
+     * DATA Sends after a growth the budget refused before the window asks again: a bulk writer
+     * waits for credits every few Sends, and asking (with its log line and event) each time
+     * would flood both while the budget stays spent. 1024 Sends: milliseconds of a bulk stream.
+     */
+    private static final int SENDS_BETWEEN_REFUSED_GROWTHS = 1024;
+
     private final QueuePair queuePair;
     private final ByteBuffer[] buffers;
     private final int bufferSize;
+    /** Where the buffers come from; the connection gives them back once it is closed and quiet. */
+    private final MemoryLease memory;
+    /** Payload octets of the last DATA Sends, a ring as long as the largest window: how full the peer filled it. */
+    private final int[] recentPayloads;
+    private int recentNext;
+    /** DATA Sends to go before growth may be asked for again, after a refusal. */
+    private int sendsBeforeAskingAgain;
     /** Buffers allocated (and posted, or about to be): the first {@code allocated} of {@link #buffers}. */
     private int allocated;
     /** Buffers the peer has been given credits for: allocated and posted. */
@@ -64,12 +94,20 @@ final class StreamInput implements WorkCompleter {
     /** The peer reset TCP. */
     private boolean peerReset;
 
+    /** With memory of its own (a pool of {@code bufferSize} blocks and no budget): for tests. */
+    StreamInput(QueuePair queuePair, int receiveBuffers, int maxReceiveBuffers, int bufferSize, byte[] prefix,
+                StreamOutput output) {
+        this(queuePair, receiveBuffers, maxReceiveBuffers, bufferSize, prefix, output,
+                new DirectBufferPool(bufferSize, Long.MAX_VALUE).lease(null));
+    }
+
     /**
      * @param receiveBuffers the buffers to start with (the peer was told this many)
      * @param maxReceiveBuffers how far the window may grow
+     * @param memory the connection's lease; its blocks hold at least {@code bufferSize} octets
      */
     StreamInput(QueuePair queuePair, int receiveBuffers, int maxReceiveBuffers, int bufferSize, byte[] prefix,
-                StreamOutput output) {
+                StreamOutput output, MemoryLease memory) {
         if (receiveBuffers < 4 || maxReceiveBuffers < receiveBuffers) {
             throw new IllegalArgumentException("receive buffers " + receiveBuffers + ", at most " + maxReceiveBuffers);
         }
@@ -77,10 +115,14 @@ final class StreamInput implements WorkCompleter {
         this.output = output;
         this.prefix = prefix.length > 0 ? prefix : null;
         this.bufferSize = bufferSize;
+        this.memory = memory;
         this.buffers = new ByteBuffer[maxReceiveBuffers];
         this.data = new ByteBuffer[maxReceiveBuffers];
         this.filled = new int[maxReceiveBuffers];
-        allocate(0, receiveBuffers);
+        this.recentPayloads = new int[maxReceiveBuffers];
+        for (int i = 0; i < receiveBuffers; i++) {
+            buffers[i] = receiveBuffer(memory.take());
+        }
         this.allocated = receiveBuffers;
     }
 
@@ -100,11 +142,34 @@ final class StreamInput implements WorkCompleter {
         return posted;
     }
 
-    private void allocate(int from, int to) {
-        ByteBuffer memory = ByteBuffer.allocateDirect((to - from) * bufferSize);
-        for (int i = from; i < to; i++) {
-            buffers[i] = memory.slice((i - from) * bufferSize, bufferSize);
+    /** A receive buffer of {@link #bufferSize} octets in a block of the lease. */
+    private ByteBuffer receiveBuffer(ByteBuffer block) {
+        if (block.capacity() < bufferSize) {
+            throw new IllegalArgumentException("memory blocks of " + block.capacity() + " octets cannot hold stream"
+                    + " buffers of " + bufferSize);
         }
+        return block.slice(0, bufferSize);
+    }
+
+    /** Notes a DATA Send's payload; under the monitor. */
+    private void recordPayload(int octets) {
+        recentPayloads[recentNext] = octets;
+        recentNext = (recentNext + 1) % recentPayloads.length;
+        if (sendsBeforeAskingAgain > 0) {
+            sendsBeforeAskingAgain--;
+        }
+    }
+
+    /**
+     * Whether the peer filled the window it has: its last {@link #posted} DATA Sends carried at
+     * least an eighth of what that many buffers hold. Under the monitor.
+     */
+    private boolean peerFilledTheWindow() {
+        long octets = 0;
+        for (int i = 1; i <= posted; i++) {
+            octets += recentPayloads[(recentNext - i + recentPayloads.length) % recentPayloads.length];
+        }
+        return octets >= (long) posted * (bufferSize - StreamHeader.LENGTH) / 8;
     }
 
     /** A stream Send arrived in buffer {@code tag}, or the connection ended. */
@@ -139,11 +204,14 @@ final class StreamInput implements WorkCompleter {
             credits = StreamHeader.creditsReturned(message);
             int type = StreamHeader.type(message);
             boolean waited = (StreamHeader.flags(message) & StreamHeader.WAITED) != 0;
-            if (type == StreamHeader.DATA && !inputShutdown && length > StreamHeader.LENGTH) {
+            // Not once closed: nothing may be read from the buffers then (they go back to the pool).
+            if (type == StreamHeader.DATA && !inputShutdown && !closed && length > StreamHeader.LENGTH) {
                 data[index] = message.position(StreamHeader.LENGTH);
                 filled[(filledHead + filledCount) % filled.length] = index;
                 filledCount++;
-                if (waited && allocated == posted && allocated < buffers.length) {
+                recordPayload((int) length - StreamHeader.LENGTH);
+                if (waited && allocated == posted && allocated < buffers.length && sendsBeforeAskingAgain == 0
+                        && peerFilledTheWindow()) {
                     growFrom = allocated;
                     growTo = Math.min(buffers.length, 2 * allocated);
                     allocated = growTo;
@@ -170,10 +238,29 @@ final class StreamInput implements WorkCompleter {
         }
     }
 
-    /** Allocates and posts buffers {@code from} to {@code to}, and gives the peer their credits. */
-    private void grow(int from, int to) {
-        synchronized (this) {
-            allocate(from, to);  // under the monitor: readers find the new buffers published
+    /**
+     * Takes buffers {@code from} up to {@code wanted} from the lease (as many as the budget
+     * grants), posts them, and gives the peer their credits.
+     */
+    private void grow(int from, int wanted) {
+        ByteBuffer[] blocks = new ByteBuffer[wanted - from];
+        int to;
+        synchronized (this) {  // under the monitor: readers find the new buffers published
+            int granted = memory.tryTake(blocks, blocks.length);
+            for (int i = 0; i < granted; i++) {
+                buffers[from + i] = receiveBuffer(blocks[i]);
+            }
+            to = from + granted;
+            allocated = to;  // complete() claimed up to wanted; what was not granted is not there
+            if (to < wanted) {
+                sendsBeforeAskingAgain = SENDS_BETWEEN_REFUSED_GROWTHS;
+            }
+        }
+        if (to < wanted) {
+            refused(from, wanted, to);
+        }
+        if (to == from) {
+            return;
         }
         try {
             for (int i = from; i < to; i++) {
@@ -194,6 +281,18 @@ final class StreamInput implements WorkCompleter {
         ExtsockEvents.streamWindowGrown(peer, from * bufferSize, to * bufferSize);
         queuePair.counters().streamWindow(to * bufferSize);  // after the event: who sees the size, sees it
         output.sendCreditsSoon();
+    }
+
+    /** The memory budget refused (part of) a growth: the window stays smaller, and the stream works on. */
+    private void refused(int from, int wanted, int to) {
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "stream window for " + queuePair.counters().peer() + " not grown from "
+                    + from * bufferSize + " to " + wanted * bufferSize + " bytes" + (to > from ? " but to "
+                    + to * bufferSize : "") + ": the JVM's memory budget for stream windows is spent (-D"
+                    + MemoryBudget.PROPERTY + ")");
+        }
+        ExtsockEvents.streamWindowRefused(queuePair.counters().peer(), from * bufferSize, wanted * bufferSize,
+                to * bufferSize);
     }
 
     /** Reads like a blocking socket: at least one byte, or -1 at end of stream. */
@@ -318,9 +417,17 @@ final class StreamInput implements WorkCompleter {
         peerReset = true;
     }
 
-    /** The socket closed (the connection's close wakes blocked readers). */
+    /**
+     * The socket closed (the connection's close wakes blocked readers). What was received and
+     * not read is dropped here, under the monitor every read copies under: no read touches a
+     * buffer after this, so the connection may give them back to the pool.
+     */
     synchronized void close() {
         closed = true;
+        for (int i = 0; i < filledCount; i++) {
+            data[filled[(filledHead + i) % filled.length]] = null;
+        }
+        filledCount = 0;
     }
 
     /** Credits owed to the peer, taken to ride on an outgoing message. */

@@ -33,7 +33,8 @@ class JfrOffTest {
             assertTrue(output.contains("io.extsock.core.events.StatisticsEvents source:"), output);
             // ... and stopped before any event.
             for (String event : List.of("IwarpConnectedEvent", "NegotiationFailedEvent", "TerminateSentEvent",
-                    "TerminateReceivedEvent", "StreamWindowGrownEvent", "ConnectionStatisticsEvent")) {
+                    "TerminateReceivedEvent", "StreamWindowGrownEvent", "StreamWindowRefusedEvent",
+                    "ConnectionStatisticsEvent")) {
                 assertFalse(output.contains("io.extsock.core.events." + event + " source:"), event + " was loaded");
             }
             assertFalse(output.contains("jdk.jfr.internal.MetadataRepository source:"), "JFR's metadata was set up");
