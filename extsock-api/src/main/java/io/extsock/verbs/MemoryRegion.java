@@ -21,7 +21,8 @@ public interface MemoryRegion extends AutoCloseable {
     ByteBuffer buffer();
 
     /**
-     * The STag: a 24-bit index and an 8-bit key (RFC 5040 section 2.1, RFC 5042).
+     * The STag: 32 bits drawn at random for this registration, never 0 (RFC 5040 section 2.1,
+     * RFC 5042 section 5: a peer must not be able to guess it).
      *
      * @return the region's steering tag
      */

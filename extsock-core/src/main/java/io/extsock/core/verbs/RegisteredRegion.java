@@ -79,6 +79,12 @@ public final class RegisteredRegion implements MemoryRegion {
         this.transmitView = memory.asReadOnlyBuffer();
     }
 
+    /** The marker {@link StagTable} leaves where it removed a region: STag 0, no memory, no rights. */
+    static RegisteredRegion tombstone() {
+        return new RegisteredRegion(null, ByteBuffer.allocate(0), ByteOrder.BIG_ENDIAN, Stag.RESERVED,
+                EnumSet.noneOf(Access.class), null);
+    }
+
     /** A fresh view of the whole region: position 0, limit = capacity, the original's byte order. */
     @Override
     public ByteBuffer buffer() {
