@@ -36,6 +36,7 @@ public final class MemoryRegistry {
     private final StagSource stags;
     private final int maxRegions;
     private final StagTable table = new StagTable();  // written under lock, read without it
+    private final RegionFence fence = new RegionFence();
     private boolean closed;  // guarded by lock
 
     /** A registry whose STags come from a {@link SecureRandom}: unpredictable to the peer. */
@@ -161,15 +162,31 @@ public final class MemoryRegistry {
         }
     }
 
-    /** Deregisters one region: its STag dies at once and is free for reuse, its pages unpinned. */
+    /**
+     * Deregisters one region: its STag dies at once and is free for reuse, its pages unpinned.
+     * Returns once the connection neither places into the region nor sends a Read Response
+     * from it ({@link RegionFence}), also when the connection's end deregistered it first.
+     */
     void deregister(RegisteredRegion region) {
+        boolean first;
         synchronized (lock) {
-            if (!region.belongsTo(this) || !region.markDeregistered()) {
+            if (!region.belongsTo(this)) {
                 return;
             }
-            table.remove(region);
+            first = region.markDeregistered();
+            if (first) {
+                table.remove(region);
+            }
         }
-        unpin(region);
+        fence.awaitUnused(region);
+        if (first) {
+            unpin(region);
+        }
+    }
+
+    /** The fence between this connection's regions and its receive and transmit sides. */
+    RegionFence fence() {
+        return fence;
     }
 
     /** The region this STag names while it is registered, valid or invalidated; else null. */
