@@ -24,6 +24,8 @@ import java.util.Set;
  * time. {@link #lookup} is lock-free and allocation-free, for the engine's receive path ({@link
  * StagTable}), and a region is marked dead before it leaves the table, so a lookup racing with
  * deregistration returns either the live region or null, never another registration's region.
+ * Deregistration returns only once the connection no longer uses the region ({@link
+ * RegionFence}).
  */
 public final class MemoryRegistry {
 

@@ -171,7 +171,11 @@ public final class RegisteredRegion implements MemoryRegion {
         return new RegionSlice(this, offset, length);
     }
 
-    /** Deregisters the region; idempotent. */
+    /**
+     * Deregisters the region; idempotent. Returns once the connection can no longer place
+     * received octets into the buffer nor send a Read Response from it ({@link RegionFence}):
+     * from then on the buffer is the application's alone.
+     */
     @Override
     public void close() {
         registry.deregister(this);
