@@ -41,9 +41,16 @@ public final class MemoryRegistry {
     private final RegionFence fence = new RegionFence();
     private boolean closed;  // guarded by lock
 
+    /**
+     * The generator of every connection's STags: seeded once (from the operating system, on
+     * first use) rather than per connection, as a thousand connections would seed a thousand
+     * times. Thread-safe; each registry draws from it in bulk ({@link StagSource}).
+     */
+    private static final SecureRandom STAG_BITS = new SecureRandom();
+
     /** A registry whose STags come from a {@link SecureRandom}: unpredictable to the peer. */
     public MemoryRegistry() {
-        this(new SecureRandom(), MAX_REGIONS);
+        this(STAG_BITS, MAX_REGIONS);
     }
 
     /** For tests: a chosen source of STag bits and a smaller limit. */
