@@ -21,7 +21,8 @@ public interface MemoryRegion extends AutoCloseable {
     ByteBuffer buffer();
 
     /**
-     * The STag: a 24-bit index and an 8-bit key (RFC 5040 section 2.1, RFC 5042).
+     * The STag: 32 bits drawn at random for this registration, never 0 (RFC 5040 section 2.1,
+     * RFC 5042 section 5: a peer must not be able to guess it).
      *
      * @return the region's steering tag
      */
@@ -85,7 +86,14 @@ public interface MemoryRegion extends AutoCloseable {
      */
     RegionSlice slice(long offset, int length);
 
-    /** Deregisters the region; idempotent. */
+    /**
+     * Deregisters the region; idempotent. Its STag names nothing from the start of the call (a
+     * peer's later RDMA Write or Read of it ends the connection with a Terminate for an invalid
+     * STag), and the call returns only once the connection can no longer place received data
+     * into the buffer nor send a Read Response from it: from then on the buffer is the
+     * application's alone. An RDMA Read that was still outstanding into the region as its sink
+     * loses the data still to come.
+     */
     @Override
     void close();
 }

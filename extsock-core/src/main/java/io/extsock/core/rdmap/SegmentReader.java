@@ -110,6 +110,14 @@ public final class SegmentReader {
         deframer.ulpduPlaced(destination, end - count, count);
     }
 
+    /**
+     * The rest of the current segment's payload is to be read and skipped, not placed: its
+     * destination went away (a deregistered region).
+     */
+    public void abandonPayload() {
+        destination = null;
+    }
+
     /** The headers of the segment being read (valid from its decoding to its completion). */
     public RdmapSegmentHeader currentSegment() {
         return segment;

@@ -78,14 +78,31 @@ public final class IwarpConnectionImpl implements IwarpConnection {
 
     @Override
     public MemoryRegion register(ByteBuffer buffer, Set<Access> access) throws IOException {
-        requireConnected();
-        return registry.register(buffer, access, false);
+        return register(buffer, access, false);
     }
 
     @Override
     public MemoryRegion registerPinned(ByteBuffer buffer, Set<Access> access) throws IOException {
+        return register(buffer, access, true);
+    }
+
+    /**
+     * The connection may end between the check and the registration (its end closes the
+     * registry): that is the same news as the check's, so it comes as the same checked
+     * exception, naming how the connection ended.
+     */
+    private MemoryRegion register(ByteBuffer buffer, Set<Access> access, boolean pin) throws IOException {
         requireConnected();
-        return registry.register(buffer, access, true);
+        try {
+            return registry.register(buffer, access, pin);
+        } catch (IOException e) {
+            if (!registry.isClosed()) {
+                throw e;  // pinning refused, or too many regions: not the connection's end
+            }
+            QueuePairClosedException ended = new QueuePairClosedException(queuePair.failure());
+            ended.initCause(e);
+            throw ended;
+        }
     }
 
     /**

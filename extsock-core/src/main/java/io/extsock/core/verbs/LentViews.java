@@ -12,6 +12,8 @@ final class LentViews {
 
     private final ArrayList<RegisteredRegion> regions = new ArrayList<>();
     private final ArrayList<ByteBuffer> views = new ArrayList<>();
+    /** Regions held by Read Responses whose last octets are in this write. */
+    private final ArrayList<RegisteredRegion> held = new ArrayList<>();
 
     ByteBuffer lend(RegisteredRegion region, long offset, int length) {
         ByteBuffer view = region.lendTransmitView(offset, length);
@@ -20,12 +22,21 @@ final class LentViews {
         return view;
     }
 
-    /** The write is done: every view goes back to its region. */
+    /** Releases the region's transmit hold once this write is done. */
+    void releaseHoldAfterWrite(RegisteredRegion region) {
+        held.add(region);
+    }
+
+    /** The write is done: every view goes back to its region, every hold is released. */
     void returnAll() {
         for (int i = 0; i < views.size(); i++) {
             regions.get(i).returnTransmitView(views.get(i));
         }
         regions.clear();
         views.clear();
+        for (int i = 0; i < held.size(); i++) {
+            held.get(i).releaseTransmitHold();
+        }
+        held.clear();
     }
 }

@@ -5,60 +5,61 @@ import io.extsock.verbs.Access;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.security.SecureRandom;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The registered regions of one connection: its protection domain. A peer reaches memory only
  * through an STag this table issued for this connection (RFC 5042 section 5), so an STag of
  * another connection simply names nothing here.
  *
- * <p>STags are a 24-bit index and an 8-bit random key ({@link Stag}). Indices start at 1, so
- * STag 0 is never issued; a freed index is reused oldest-first and always with a key that
- * differs from its previous one, so a stale STag names nothing even after its index is reused.
+ * <p>Each registration gets a fresh STag of 32 random bits ({@link StagSource}, a {@link
+ * SecureRandom}): never {@link Stag#RESERVED}, never the STag of a region still registered. A
+ * stale STag (its region deregistered) names a later region only if that region happens to draw
+ * the same 32 bits, a chance of 2^-32 per registration; a guessing peer fares no better.
  *
  * <p>Threads: registration, deregistration and invalidation may come from any thread at any
- * time. {@link #lookup} is lock-free and allocation-free, for the engine's receive path: the
- * table is an {@link AtomicReferenceArray} replaced wholesale when it grows, and a region is
- * marked dead before it leaves the table, so a lookup racing with deregistration returns
- * either the live region or null, never another registration's region.
+ * time. {@link #lookup} is lock-free and allocation-free, for the engine's receive path ({@link
+ * StagTable}), and a region is marked dead before it leaves the table, so a lookup racing with
+ * deregistration returns either the live region or null, never another registration's region.
+ * Deregistration returns only once the connection no longer uses the region ({@link
+ * RegionFence}).
  */
 public final class MemoryRegistry {
 
-    private static final int INITIAL_SLOTS = 16;
-    private static final int NO_KEY_YET = -1;
-    private static final int KEYS = 1 << Stag.KEY_BITS;
+    /** The most regions one connection may hold at once. */
+    public static final int MAX_REGIONS = (1 << 24) - 1;
+    /** Draws in a row that may all hit taken STags before we suspect the generator. */
+    private static final int MAX_DRAWS = 1_000;
 
     private final Object lock = new Object();
-    private final Random keys;
-    private final int maxIndex;
-
-    /** Index to region; slot 0 stays empty. Written under {@link #lock}, read without it. */
-    private volatile AtomicReferenceArray<RegisteredRegion> slots = new AtomicReferenceArray<>(INITIAL_SLOTS);
-    private int[] lastKeys = newKeyTable(INITIAL_SLOTS);  // guarded by lock
-    private final ArrayDeque<Integer> freeIndices = new ArrayDeque<>();  // guarded by lock, oldest first
-    private int nextFreshIndex = Stag.FIRST_INDEX;  // guarded by lock
-    private int registered;  // guarded by lock
+    private final StagSource stags;
+    private final int maxRegions;
+    private final StagTable table = new StagTable();  // written under lock, read without it
+    private final RegionFence fence = new RegionFence();
     private boolean closed;  // guarded by lock
 
-    /** A registry whose keys come from a {@link SecureRandom}: unpredictable to the peer. */
+    /**
+     * The generator of every connection's STags: seeded once (from the operating system, on
+     * first use) rather than per connection, as a thousand connections would seed a thousand
+     * times. Thread-safe; each registry draws from it in bulk ({@link StagSource}).
+     */
+    private static final SecureRandom STAG_BITS = new SecureRandom();
+
+    /** A registry whose STags come from a {@link SecureRandom}: unpredictable to the peer. */
     public MemoryRegistry() {
-        this(new SecureRandom(), Stag.MAX_INDEX);
+        this(STAG_BITS, MAX_REGIONS);
     }
 
-    /** For tests: a chosen key source and a smaller table. */
-    MemoryRegistry(Random keys, int maxIndex) {
-        if (maxIndex < Stag.FIRST_INDEX || maxIndex > Stag.MAX_INDEX) {
-            throw new IllegalArgumentException("maxIndex out of range: " + maxIndex);
+    /** For tests: a chosen source of STag bits and a smaller limit. */
+    MemoryRegistry(Random stagBits, int maxRegions) {
+        if (maxRegions < 1 || maxRegions > MAX_REGIONS) {
+            throw new IllegalArgumentException("maxRegions out of range: " + maxRegions);
         }
-        this.keys = Objects.requireNonNull(keys, "keys");
-        this.maxIndex = maxIndex;
+        this.stags = new StagSource(Objects.requireNonNull(stagBits, "stagBits"));
+        this.maxRegions = maxRegions;
     }
 
     /**
@@ -86,11 +87,13 @@ public final class MemoryRegistry {
         try {
             synchronized (lock) {
                 requireOpen();
-                int index = takeIndex();
-                RegisteredRegion region = new RegisteredRegion(this, memory, buffer.order(),
-                        Stag.of(index, newKey(index)), access, pinned);
-                slots.set(index, region);
-                registered++;
+                if (table.size() >= maxRegions) {
+                    throw new IOException("cannot register more than " + maxRegions
+                            + " regions on one connection; deregister some first");
+                }
+                RegisteredRegion region = new RegisteredRegion(this, memory, buffer.order(), freshStag(), access,
+                        pinned);
+                table.put(region);
                 return region;
             }
         } catch (IOException | RuntimeException e) {
@@ -102,8 +105,8 @@ public final class MemoryRegistry {
     }
 
     /**
-     * The valid region this STag names, or null: no region at its index, another key (a stale
-     * or guessed STag), deregistered, or invalidated. Lock-free and allocation-free.
+     * The valid region this STag names, or null: no such STag (never issued, stale, guessed,
+     * reserved), deregistered, or invalidated. Lock-free and allocation-free.
      */
     public RegisteredRegion lookup(int stag) {
         RegisteredRegion region = registered(stag);
@@ -141,20 +144,13 @@ public final class MemoryRegistry {
 
     /** Deregisters every region and unpins its pages, when the connection ends. Later registrations fail. */
     public void closeAll() {
-        List<RegisteredRegion> removed = new ArrayList<>();
+        List<RegisteredRegion> removed;
         synchronized (lock) {
             closed = true;
-            AtomicReferenceArray<RegisteredRegion> table = slots;
-            for (int index = Stag.FIRST_INDEX; index < table.length(); index++) {
-                RegisteredRegion region = table.get(index);
-                if (region != null) {
-                    region.markDeregistered();
-                    table.set(index, null);
-                    removed.add(region);
-                }
+            removed = table.removeAll();
+            for (RegisteredRegion region : removed) {
+                region.markDeregistered();
             }
-            freeIndices.clear();
-            registered = 0;
         }
         for (RegisteredRegion region : removed) {
             unpin(region);
@@ -164,7 +160,7 @@ public final class MemoryRegistry {
     /** How many regions are registered now (valid or invalidated). */
     public int registeredCount() {
         synchronized (lock) {
-            return registered;
+            return table.size();
         }
     }
 
@@ -175,32 +171,37 @@ public final class MemoryRegistry {
         }
     }
 
-    /** Deregisters one region: its STag dies at once, its index is freed, its pages unpinned. */
+    /**
+     * Deregisters one region: its STag dies at once and is free for reuse, its pages unpinned.
+     * Returns once the connection neither places into the region nor sends a Read Response
+     * from it ({@link RegionFence}), also when the connection's end deregistered it first.
+     */
     void deregister(RegisteredRegion region) {
+        boolean first;
         synchronized (lock) {
-            if (!region.belongsTo(this) || !region.markDeregistered()) {
+            if (!region.belongsTo(this)) {
                 return;
             }
-            int index = Stag.index(region.stag());
-            AtomicReferenceArray<RegisteredRegion> table = slots;
-            if (table.get(index) == region) {
-                table.set(index, null);
-                freeIndices.addLast(index);
-                registered--;
+            first = region.markDeregistered();
+            if (first) {
+                table.remove(region);
             }
         }
-        unpin(region);
+        fence.awaitUnused(region);
+        if (first) {
+            unpin(region);
+        }
+    }
+
+    /** The fence between this connection's regions and its receive and transmit sides. */
+    RegionFence fence() {
+        return fence;
     }
 
     /** The region this STag names while it is registered, valid or invalidated; else null. */
     private RegisteredRegion registered(int stag) {
-        int index = Stag.index(stag);
-        AtomicReferenceArray<RegisteredRegion> table = slots;
-        if (index >= table.length()) {
-            return null;
-        }
-        RegisteredRegion region = table.get(index);
-        return region != null && region.stag() == stag && !region.isDeregistered() ? region : null;
+        RegisteredRegion region = table.get(stag);
+        return region != null && !region.isDeregistered() ? region : null;
     }
 
     private static void unpin(RegisteredRegion region) {
@@ -218,49 +219,16 @@ public final class MemoryRegistry {
         }
     }
 
-    /** An index for a new region: the oldest freed one, else a fresh one. Under the lock. */
-    private int takeIndex() throws IOException {
-        Integer freed = freeIndices.pollFirst();
-        if (freed != null) {
-            return freed;
+    /** 32 random bits no registered region has, and not the reserved 0. Under the lock. */
+    private int freshStag() {
+        for (int draw = 0; draw < MAX_DRAWS; draw++) {
+            int candidate = stags.nextCandidate();
+            if (candidate != Stag.RESERVED && table.get(candidate) == null) {
+                return candidate;
+            }
         }
-        if (nextFreshIndex > maxIndex) {
-            throw new IOException("cannot register more than " + (maxIndex - Stag.FIRST_INDEX + 1)
-                    + " regions on one connection: the STag index has 24 bits; deregister some first");
-        }
-        int index = nextFreshIndex++;
-        if (index >= slots.length()) {
-            grow(index);
-        }
-        return index;
-    }
-
-    /** Replaces the table by a larger copy; lookups see the old one or the new one, both complete. */
-    private void grow(int index) {
-        AtomicReferenceArray<RegisteredRegion> old = slots;
-        int length = (int) Math.min(Math.max(2L * old.length(), index + 1L), maxIndex + 1L);
-        AtomicReferenceArray<RegisteredRegion> larger = new AtomicReferenceArray<>(length);
-        for (int i = 0; i < old.length(); i++) {
-            larger.set(i, old.get(i));
-        }
-        int[] keyTable = newKeyTable(length);
-        System.arraycopy(lastKeys, 0, keyTable, 0, lastKeys.length);
-        lastKeys = keyTable;
-        slots = larger;
-    }
-
-    /** A random key, never the previous key of this index (so its last STag stays dead). Under the lock. */
-    private int newKey(int index) {
-        int previous = lastKeys[index];
-        int key = previous == NO_KEY_YET ? keys.nextInt(KEYS) : (previous + 1 + keys.nextInt(KEYS - 1)) % KEYS;
-        lastKeys[index] = key;
-        return key;
-    }
-
-    private static int[] newKeyTable(int length) {
-        int[] table = new int[length];
-        Arrays.fill(table, NO_KEY_YET);
-        return table;
+        throw new IllegalStateException(MAX_DRAWS + " STags in a row were taken or reserved: the random source"
+                + " is broken");
     }
 
     @Override

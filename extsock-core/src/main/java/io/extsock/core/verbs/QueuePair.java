@@ -97,6 +97,7 @@ public final class QueuePair {
         this.rtrToSend = agreement.sendsRtr();
         this.transmitSide = new TransmitSide(this, pipeline.writer());
         this.receiveSide = new ReceiveSide(this, pipeline);
+        registry.fence().attach(waiting, lock);
     }
 
     public MpaAgreement agreement() {
@@ -255,16 +256,33 @@ public final class QueuePair {
     // transmit lock, ReceiveSide's by the holder of the receive lock
     // =====================================================================================
 
+    // Each call is announced to the region fence, for deregistration (see RegionFence).
+
     public boolean frame(GatherWrite out) {
-        return transmitSide.frame(out);
+        registry.fence().enterTransmit();
+        try {
+            return transmitSide.frame(out);
+        } finally {
+            registry.fence().leaveTransmit();
+        }
     }
 
     public void transmitted() {
-        transmitSide.transmitted();
+        registry.fence().enterTransmit();
+        try {
+            transmitSide.transmitted();
+        } finally {
+            registry.fence().leaveTransmit();
+        }
     }
 
     public void transmitAborted(String reason) {
-        transmitSide.transmitAborted(reason);
+        registry.fence().enterTransmit();
+        try {
+            transmitSide.transmitAborted(reason);
+        } finally {
+            registry.fence().leaveTransmit();
+        }
     }
 
     public boolean hasTransmitWork() {
@@ -272,12 +290,29 @@ public final class QueuePair {
     }
 
     public void receive(ByteBuffer staged) {
-        receiveSide.receive(staged);
+        registry.fence().enterReceive();
+        try {
+            receiveSide.dropDeadDestination();
+            receiveSide.receive(staged);
+        } finally {
+            registry.fence().leaveReceive();
+        }
     }
 
-    /** Payload octets that may be read from the socket straight into {@link #directTarget()}. */
+    /**
+     * Payload octets that may be read from the socket straight into {@link #directTarget()}. A
+     * positive answer leaves the fence expecting that read (until the next call here).
+     */
     public int directCapacity() {
-        return receiveSide.directCapacity();
+        registry.fence().enterReceive();
+        receiveSide.dropDeadDestination();
+        int capacity = receiveSide.directCapacity();
+        if (capacity > 0) {
+            registry.fence().directReadMayFollow();
+        } else {
+            registry.fence().leaveReceive();
+        }
+        return capacity;
     }
 
     public ByteBuffer directTarget() {
@@ -285,7 +320,12 @@ public final class QueuePair {
     }
 
     public void placedDirectly(int count) {
-        receiveSide.placedDirectly(count);
+        registry.fence().enterReceive();
+        try {
+            receiveSide.placedDirectly(count);
+        } finally {
+            registry.fence().leaveReceive();
+        }
     }
 
     // =====================================================================================

@@ -10,7 +10,7 @@ import java.util.Objects;
  * validates SrcSTag, SrcTO and RDMARDSZ; failures are RDMAP Remote Protection Errors, section
  * 4.8 and 7.2). In this order:
  * <ol>
- *   <li>no valid region for SrcSTag (unknown, stale or guessed key, deregistered,
+ *   <li>no valid region for SrcSTag (unknown, stale or guessed, deregistered,
  *       invalidated): {@link TerminateCause#RDMAP_INVALID_STAG};</li>
  *   <li>the region lacks {@link Access#REMOTE_READ}: {@link TerminateCause#RDMAP_ACCESS_RIGHTS};</li>
  *   <li>SrcTO + RDMARDSZ wraps 2^64: {@link TerminateCause#RDMAP_TO_WRAP}, tested before the

@@ -87,6 +87,17 @@ final class ReceiveSide implements SegmentSink {
         reader.placedDirectly(count);
     }
 
+    /**
+     * Before placing more: the rest of a payload under way into a region deregistered meanwhile
+     * goes nowhere (its octets are still read and checked, see {@link RegionFence}).
+     */
+    void dropDeadDestination() {
+        RegisteredRegion region = qp.registry.fence().lastPlacementRegion();
+        if (region != null && region.isDeregistered() && region.isPlacementView(reader.directTarget())) {
+            reader.abandonPayload();
+        }
+    }
+
     @Override
     public ByteBuffer segmentStarted(RdmapSegmentHeader header) throws ProtocolViolationException {
         openTransmitGateOnFirstFpdu();

@@ -12,7 +12,7 @@ import java.util.Objects;
  * tagged offset against the answer (TO wrap, base and bounds) and names the Terminate cause.
  *
  * <ul>
- *   <li>no valid region for the STag (unknown, stale or guessed key, deregistered, invalidated):
+ *   <li>no valid region for the STag (unknown, stale or guessed, deregistered, invalidated):
  *       "invalid STag" (DDP tagged buffer error, code 0x00);</li>
  *   <li>a valid region without the right this kind of placement needs: placement not allowed,
  *       which DDP also reports as "invalid STag", lacking an access-rights code (RFC 5041

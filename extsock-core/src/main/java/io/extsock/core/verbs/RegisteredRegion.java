@@ -44,6 +44,8 @@ public final class RegisteredRegion implements MemoryRegion {
     }
 
     private final MemoryRegistry registry;
+    /** The connection's fence (null only for the table's tombstone). */
+    private final RegionFence fence;
     private final ByteBuffer memory;
     private final ByteOrder order;
     private final int stag;
@@ -58,6 +60,8 @@ public final class RegisteredRegion implements MemoryRegion {
     private final ByteBuffer transmitView;
 
     private volatile int state = VALID;
+    /** Read Responses from this region on their way out; written by the transmit side only. */
+    private volatile int transmitHolds;
 
     /** Most views kept for reuse: enough for one full gathering write of this region. */
     private static final int MAX_POOLED_VIEWS = 256;
@@ -66,6 +70,7 @@ public final class RegisteredRegion implements MemoryRegion {
     RegisteredRegion(MemoryRegistry registry, ByteBuffer memory, ByteOrder order, int stag, Set<Access> access,
             PinnedRange pinnedRange) {
         this.registry = registry;
+        this.fence = registry != null ? registry.fence() : null;
         this.memory = memory;
         this.order = order;
         this.stag = stag;
@@ -77,6 +82,12 @@ public final class RegisteredRegion implements MemoryRegion {
         this.pinnedRange = pinnedRange;
         this.placementView = memory.duplicate();
         this.transmitView = memory.asReadOnlyBuffer();
+    }
+
+    /** The marker {@link StagTable} leaves where it removed a region: STag 0, no memory, no rights. */
+    static RegisteredRegion tombstone() {
+        return new RegisteredRegion(null, ByteBuffer.allocate(0), ByteOrder.BIG_ENDIAN, Stag.RESERVED,
+                EnumSet.noneOf(Access.class), null);
     }
 
     /** A fresh view of the whole region: position 0, limit = capacity, the original's byte order. */
@@ -160,7 +171,11 @@ public final class RegisteredRegion implements MemoryRegion {
         return new RegionSlice(this, offset, length);
     }
 
-    /** Deregisters the region; idempotent. */
+    /**
+     * Deregisters the region; idempotent. Returns once the connection can no longer place
+     * received octets into the buffer nor send a Read Response from it ({@link RegionFence}):
+     * from then on the buffer is the application's alone.
+     */
     @Override
     public void close() {
         registry.deregister(this);
@@ -171,9 +186,47 @@ public final class RegisteredRegion implements MemoryRegion {
      * owned by the region and reused on every call: for the connection's receive path, one
      * thread at a time. Allocation-free. The caller has checked the range (see {@link
      * RegionPlacementLookup}).
+     *
+     * <p>Once the region is deregistered, a throwaway buffer of that length instead: its
+     * deregistration returned (or is waiting for this receive call, see {@link RegionFence}),
+     * and the application owns the buffer again. Only a payload that started before the
+     * deregistration gets here (a later segment's STag names nothing); it is dropped.
      */
     public ByteBuffer placementWindow(long offset, int length) {
+        fence.placingInto(this);
+        if (state == DEREGISTERED) {
+            return ByteBuffer.allocate(length);  // the rare race only: allocation is fine here
+        }
         return window(placementView, offset, length);
+    }
+
+    /** Whether {@code destination} is this region's placement view (a payload under way into it). */
+    boolean isPlacementView(ByteBuffer destination) {
+        return destination == placementView;
+    }
+
+    /**
+     * The transmit side starts a Read Response from this region: false if the region is
+     * deregistered, else it stays held until {@link #releaseTransmitHold}. The count is written
+     * before the state is read, against deregistration's write-then-read (see {@link
+     * RegionFence}). Transmit side only.
+     */
+    boolean holdForTransmit() {
+        transmitHolds = transmitHolds + 1;
+        if (state == DEREGISTERED) {
+            transmitHolds = transmitHolds - 1;
+            return false;
+        }
+        return true;
+    }
+
+    /** A Read Response from this region went out whole (or never will). Transmit side only. */
+    void releaseTransmitHold() {
+        transmitHolds = transmitHolds - 1;
+    }
+
+    boolean heldForTransmitByNobody() {
+        return transmitHolds == 0;
     }
 
     /**

@@ -186,6 +186,10 @@ final class TransmitSide {
             return true;
         }
         TerminateCause refused = readSources.check(read.sourceStag, read.sourceTaggedOffset, read.size);
+        RegisteredRegion source = refused == null ? qp.registry.lookup(read.sourceStag) : null;
+        if (refused == null && (source == null || !source.holdForTransmit())) {
+            refused = TerminateCause.RDMAP_INVALID_STAG;  // deregistered since the check (RegionFence)
+        }
         if (refused != null) {
             responding = null;
             String reason = "terminated by this side: " + ReadSourceCheck.describe(refused, read.sourceStag,
@@ -194,7 +198,7 @@ final class TransmitSide {
             qp.terminateFromTransmitSide(refused, reason);
             return false;
         }
-        read.source = qp.registry.lookup(read.sourceStag);
+        read.source = source;
         return true;
     }
 
@@ -255,6 +259,9 @@ final class TransmitSide {
             if (responding != null) {
                 InboundRead done = responding;
                 responding = null;
+                if (done.source != null) {
+                    lentViews.releaseHoldAfterWrite(done.source);
+                }
                 qp.inboundReads.release(done);
             } else if (framing != null) {
                 if (framing.opcode != WorkOpcode.RDMA_READ && qp.state == QueuePairState.CONNECTED) {

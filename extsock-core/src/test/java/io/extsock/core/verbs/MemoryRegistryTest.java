@@ -54,66 +54,98 @@ class MemoryRegistryTest {
     }
 
     @Test
-    void reusedIndexGetsAnotherKeySoTheStaleStagStaysDead_rfc5042_5() throws IOException {
+    void aStaleStagStaysDeadWhileLaterRegionsComeAndGo_rfc5042_5() throws IOException {
+        RegisteredRegion old = registry.register(ByteBuffer.allocateDirect(16), READABLE, false);
+        int stale = old.stag();
+        old.close();
         for (int round = 0; round < 500; round++) {
-            RegisteredRegion old = registry.register(ByteBuffer.allocateDirect(16), READABLE, false);
-            old.close();
-            RegisteredRegion reuser = registry.register(ByteBuffer.allocateDirect(16), READABLE, false);
-            assertEquals(Stag.index(old.stag()), Stag.index(reuser.stag()), "a single freed index is reused");
-            assertNotEquals(old.stag(), reuser.stag(), "the reused index has a new key");
-            assertNull(registry.lookup(old.stag()));
-            assertSame(reuser, registry.lookup(reuser.stag()));
-            reuser.close();
+            RegisteredRegion later = registry.register(ByteBuffer.allocateDirect(16), READABLE, false);
+            assertNotEquals(stale, later.stag());
+            assertNull(registry.lookup(stale));
+            assertSame(later, registry.lookup(later.stag()));
+            later.close();
         }
     }
 
     @Test
-    void freedIndicesAreReusedOldestFirst() throws IOException {
-        List<RegisteredRegion> regions = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            regions.add(registry.register(ByteBuffer.allocate(8), LOCAL, false));
+    void registeredRegionsHaveDistinctStags() throws IOException {
+        Set<Integer> stags = new HashSet<>();
+        for (int i = 0; i < 3000; i++) {
+            assertTrue(stags.add(registry.register(ByteBuffer.allocate(1), LOCAL, false).stag()));
         }
-        regions.get(2).close();
-        regions.get(0).close();
-        assertEquals(Stag.index(regions.get(2).stag()),
-                Stag.index(registry.register(ByteBuffer.allocate(8), LOCAL, false).stag()));
-        assertEquals(Stag.index(regions.get(0).stag()),
-                Stag.index(registry.register(ByteBuffer.allocate(8), LOCAL, false).stag()));
     }
 
     @Test
-    void guessedKeysNameNothing_rfc5042_5() throws IOException {
+    void stagsNearALiveOneNameNothing_rfc5042_5() throws IOException {
         RegisteredRegion region = registry.register(ByteBuffer.allocateDirect(64), WRITABLE, false);
-        int index = Stag.index(region.stag());
-        for (int key = 0; key < 256; key++) {
-            int guess = Stag.of(index, key);
-            if (guess != region.stag()) {
-                assertNull(registry.lookup(guess), Stag.toString(guess));
-            }
+        int stag = region.stag();
+        for (int bit = 0; bit < 32; bit++) {
+            int guess = stag ^ 1 << bit;
+            assertNull(registry.lookup(guess), Stag.toString(guess));
         }
-        assertNull(registry.lookup(Stag.of(index + 1, Stag.key(region.stag()))), "an index not issued");
-        assertNull(registry.lookup(Stag.of(Stag.MAX_INDEX, 0xff)), "an index beyond the table");
-        assertNull(registry.lookup(-1));
+        for (int delta = 1; delta <= 256; delta++) {
+            assertNull(registry.lookup(stag + delta), "the next STags are not issued in sequence");
+            assertNull(registry.lookup(stag - delta));
+        }
+        assertNull(registry.lookup(-1 ^ stag));
     }
 
     @Test
     void stagZeroIsNeverIssuedNorFound_rfc6581_7() throws IOException {
-        for (int i = 0; i < 300; i++) {
-            RegisteredRegion region = registry.register(ByteBuffer.allocate(1), READABLE, false);
-            assertNotEquals(0, Stag.index(region.stag()), "index 0 is reserved");
-        }
-        for (int key = 0; key < 256; key++) {
-            assertNull(registry.lookup(Stag.of(0, key)));
-        }
+        // A generator whose first draws are 0: the registry must skip them.
+        MemoryRegistry zerosFirst = new MemoryRegistry(new ScriptedBits(0, 0, 0x1234_5678), 4);
+        RegisteredRegion region = zerosFirst.register(ByteBuffer.allocate(1), READABLE, false);
+        assertEquals(0x1234_5678, region.stag());
+        assertNull(zerosFirst.lookup(Stag.RESERVED));
+        assertNull(registry.lookup(Stag.RESERVED));
     }
 
     @Test
-    void keysAreSpreadOverAllEightBits() throws IOException {
-        Set<Integer> keys = new HashSet<>();
+    void aTakenStagIsNeverIssuedAgain() throws IOException {
+        // A generator that repeats itself: the second region must not get the first one's STag.
+        MemoryRegistry repeating = new MemoryRegistry(new ScriptedBits(7, 7, 7, 9), 4);
+        RegisteredRegion first = repeating.register(ByteBuffer.allocate(1), LOCAL, false);
+        RegisteredRegion second = repeating.register(ByteBuffer.allocate(1), LOCAL, false);
+        assertEquals(7, first.stag());
+        assertEquals(9, second.stag());
+        assertSame(first, repeating.lookup(7));
+        assertSame(second, repeating.lookup(9));
+    }
+
+    @Test
+    void aBrokenGeneratorIsReportedNotLoopedOn() throws IOException {
+        MemoryRegistry stuck = new MemoryRegistry(new ScriptedBits(5), 4);
+        stuck.register(ByteBuffer.allocate(1), LOCAL, false);
+        assertThrows(IllegalStateException.class, () -> stuck.register(ByteBuffer.allocate(1), LOCAL, false));
+    }
+
+    @Test
+    void stagsAreRandomOverAllThirtyTwoBits_rfc5042_5() throws IOException {
+        int everSet = 0;
+        int everClear = 0;
+        Set<Integer> highOctets = new HashSet<>();
+        Set<Integer> lowOctets = new HashSet<>();
         for (int i = 0; i < 2000; i++) {
-            keys.add(Stag.key(registry.register(ByteBuffer.allocate(1), LOCAL, false).stag()));
+            int stag = registry.register(ByteBuffer.allocate(1), LOCAL, false).stag();
+            everSet |= stag;
+            everClear |= ~stag;
+            highOctets.add(stag >>> 24);
+            lowOctets.add(stag & 0xFF);
         }
-        assertTrue(keys.size() > 200, "2000 random keys hit " + keys.size() + " of 256 values");
+        assertEquals(-1, everSet, "every bit is 1 in some STag");
+        assertEquals(-1, everClear, "every bit is 0 in some STag");
+        assertTrue(highOctets.size() > 200, "the high octet took " + highOctets.size() + " of 256 values");
+        assertTrue(lowOctets.size() > 200, "the low octet took " + lowOctets.size() + " of 256 values");
+    }
+
+    @Test
+    void bitsAreDrawnInBulkNotPerRegistration() throws IOException {
+        ScriptedBits counting = new ScriptedBits();
+        MemoryRegistry buffered = new MemoryRegistry(counting, 100);
+        for (int i = 0; i < 16; i++) {
+            buffered.register(ByteBuffer.allocate(1), LOCAL, false);
+        }
+        assertEquals(1, counting.draws, "16 STags from one draw of 64 bytes");
     }
 
     @Test
@@ -137,7 +169,8 @@ class MemoryRegistryTest {
         IOException full = assertThrows(IOException.class, () -> small.register(ByteBuffer.allocate(1), LOCAL, false));
         assertTrue(full.getMessage().contains("cannot register more than 3 regions"), full.getMessage());
         first.close();
-        assertSame(Stag.index(first.stag()), Stag.index(small.register(ByteBuffer.allocate(1), LOCAL, false).stag()));
+        assertEquals(2, small.registeredCount());
+        small.register(ByteBuffer.allocate(1), LOCAL, false);  // room again
     }
 
     @Test
@@ -235,7 +268,7 @@ class MemoryRegistryTest {
     @Test
     void unknownStaleOrGuessedStagCannotBeInvalidated_rfc5040_4_8_and_5_3() throws IOException {
         RegisteredRegion region = registry.register(ByteBuffer.allocateDirect(64), READABLE, false);
-        int guess = Stag.of(Stag.index(region.stag()), Stag.key(region.stag()) + 1);
+        int guess = region.stag() ^ 1;
         assertSame(TerminateCause.RDMAP_PROTECTION_CANNOT_INVALIDATE, registry.invalidate(guess));
         assertSame(TerminateCause.RDMAP_PROTECTION_CANNOT_INVALIDATE, registry.invalidate(0));
         assertTrue(region.isValid());
@@ -243,21 +276,30 @@ class MemoryRegistryTest {
         assertSame(TerminateCause.RDMAP_PROTECTION_CANNOT_INVALIDATE, registry.invalidate(region.stag()));
     }
 
-    @Test
-    void keyOfAReusedIndexDiffersFromItsLastEvenWithAFixedKeySource() throws IOException {
-        // A key source that always says 0: the previous key must still be avoided.
-        Random zeros = new Random() {
-            @Override
-            public int nextInt(int bound) {
-                return 0;
+    /**
+     * A stand-in generator: the given 32-bit values first (big-endian, as the registry reads
+     * them), then a counter; counts its bulk draws.
+     */
+    private static final class ScriptedBits extends Random {
+        private final int[] script;
+        private int next;
+        private int counter = 0x0100_0000;
+        int draws;
+
+        ScriptedBits(int... script) {
+            this.script = script;
+        }
+
+        @Override
+        public void nextBytes(byte[] bytes) {
+            draws++;
+            for (int i = 0; i + 4 <= bytes.length; i += 4) {
+                int value = next < script.length ? script[next++] : script.length == 1 ? script[0] : counter++;
+                bytes[i] = (byte) (value >>> 24);
+                bytes[i + 1] = (byte) (value >>> 16);
+                bytes[i + 2] = (byte) (value >>> 8);
+                bytes[i + 3] = (byte) value;
             }
-        };
-        MemoryRegistry fixed = new MemoryRegistry(zeros, 4);
-        Set<Integer> stags = new HashSet<>();
-        for (int i = 0; i < 10; i++) {
-            RegisteredRegion region = fixed.register(ByteBuffer.allocate(1), LOCAL, false);
-            assertTrue(stags.add(region.stag()), "a reused STag: " + Stag.toString(region.stag()));
-            region.close();
         }
     }
 }

@@ -1,0 +1,61 @@
+package io.extsock.core.verbs;
+
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.extsock.verbs.Access;
+import io.extsock.verbs.IwarpConnection;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.EnumSet;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The race in {@link IwarpConnectionImpl#register}: it sees the connection open, then the
+ * connection ends (which closes the registry) before the registration. The registration must
+ * fail as any other on an ended connection does: a checked {@link QueuePairClosedException}
+ * saying the connection ended, never an unchecked exception.
+ */
+class RegisterWhenConnectionEndsTest {
+
+    @Test
+    @DisplayName("registry closed after the connection check: a checked exception naming the connection's end")
+    void registryClosedAfterTheCheck() throws IOException {
+        EmbeddedPair pair = EmbeddedPair.open(1, 64);
+        EmbeddedPair.Side side = pair.responder();
+        side.registry.closeAll();  // the end, as seen by a register that already passed its check
+        IwarpConnection verbs = side.verbs();
+        assertTrue(side.isConnected(), "the connection check still passes");
+
+        QueuePairClosedException plain = assertThrows(QueuePairClosedException.class,
+                () -> verbs.register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE)));
+        assertTrue(plain.getMessage().contains("connection has ended"), plain.getMessage());
+        assertInstanceOf(IOException.class, plain.getCause());
+
+        QueuePairClosedException pinned = assertThrows(QueuePairClosedException.class,
+                () -> verbs.registerPinned(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE)));
+        assertTrue(pinned.getMessage().contains("connection has ended"), pinned.getMessage());
+    }
+
+    @Test
+    @DisplayName("after the connection ended: the same exception, with how it ended")
+    void registerAfterTheEnd() throws IOException {
+        EmbeddedPair pair = EmbeddedPair.open(2, 64);
+        EmbeddedPair.Side side = pair.responder();
+        side.queuePair.close();
+        QueuePairClosedException ended = assertThrows(QueuePairClosedException.class,
+                () -> side.verbs().register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE)));
+        assertTrue(ended.getMessage().contains("the connection was closed"), ended.getMessage());
+    }
+
+    @Test
+    @DisplayName("a refusal that is not the connection's end keeps its own exception")
+    void otherRefusalsAreNotReportedAsTheEnd() throws IOException {
+        EmbeddedPair pair = EmbeddedPair.open(3, 64);
+        IwarpConnection verbs = pair.responder().verbs();
+        assertThrows(IllegalArgumentException.class, () -> verbs.register(ByteBuffer.allocateDirect(8).asReadOnlyBuffer(),
+                EnumSet.of(Access.REMOTE_WRITE)));
+    }
+}
