@@ -684,10 +684,11 @@ final class Connection implements QueuePair.Driver, InlineWait {
     /**
      * A Terminate the queue pair queued as it ended is owed to the peer (RFC 5040 section 7),
      * even when the application closes in the instant between its queuing and its sending (it
-     * may learn of the end first, from a failed call): one more non-blocking attempt to write it.
+     * may learn of the end first, from a failed call). Taking the transmit lock waits for a
+     * thread that is writing it right now; then one more non-blocking attempt writes what is left.
      */
     private void sendTheEndingTerminate() {
-        if (closed || writeBlocked || !queuePair.hasTransmitWork()) {
+        if (closing || writeBlocked || !queuePair.endedByOurTerminate()) {  // closing: it went out already
             return;
         }
         try {

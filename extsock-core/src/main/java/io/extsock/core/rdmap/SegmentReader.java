@@ -45,6 +45,8 @@ public final class SegmentReader {
     /** With CRCs: the current FPDU's ULPDU octets, held until its CRC matched. */
     private ByteBuffer held = ByteBuffer.allocate(0);
     private boolean holding;
+    /** A rule was broken: the stream is dead, and its framing state means nothing any more. */
+    private boolean broken;
 
     public SegmentReader(FpduDeframer deframer, SegmentSink sink) {
         this.deframer = deframer;
@@ -58,6 +60,19 @@ public final class SegmentReader {
      * @throws ProtocolViolationException when the peer broke a rule; the stream is then dead
      */
     public void read(ByteBuffer input) throws ProtocolViolationException {
+        if (broken) {
+            input.position(input.limit());  // what a dead stream still brings is drained, not read
+            return;
+        }
+        try {
+            readSegments(input);
+        } catch (ProtocolViolationException | RuntimeException e) {
+            broken = true;
+            throw e;
+        }
+    }
+
+    private void readSegments(ByteBuffer input) throws ProtocolViolationException {
         while (true) {
             switch (deframer.advance(input)) {
                 case NEED_INPUT:
@@ -163,10 +178,9 @@ public final class SegmentReader {
         }
         inSegment = true;
         header.clear();
-        int needed = Math.min(2, ulpdu);
-        header.put(held.duplicate().limit(needed));
-        needed = headerLength(ulpdu);
-        header.put(held.duplicate().position(header.position()).limit(needed));
+        header.put(0, held, 0, Math.min(2, ulpdu)).position(Math.min(2, ulpdu));
+        int needed = headerLength(ulpdu);
+        header.put(0, held, 0, needed).position(needed);
         segment.decode(header, 0, ulpdu);
         headerDecoded = true;
         destination = sink.segmentStarted(segment);

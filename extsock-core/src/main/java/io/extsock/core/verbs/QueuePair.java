@@ -251,6 +251,13 @@ public final class QueuePair {
         }
     }
 
+    /** Whether the connection ended by a Terminate of ours (queued, framed or sent). */
+    public boolean endedByOurTerminate() {
+        synchronized (lock) {
+            return failureCause != null && failureCause.origin() == CompletionCause.Origin.TERMINATE_SENT;
+        }
+    }
+
     // =====================================================================================
     // The two sides, as the engine drives them: TransmitSide's methods by the holder of the
     // transmit lock, ReceiveSide's by the holder of the receive lock

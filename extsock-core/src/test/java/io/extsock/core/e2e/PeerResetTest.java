@@ -160,7 +160,8 @@ class PeerResetTest {
             CompletableFuture<Long> writer = CompletableFuture.supplyAsync(() -> throwsAt(() ->
                     pair.accepted.getOutputStream().write(new byte[64 * MIB])), threads);  // nobody reads: blocks
             Thread.sleep(300);
-            assertFalse(reader.isDone() || writer.isDone(), "both calls block before the reset");
+            assertFalse(reader.isDone() || writer.isDone(), () -> "both calls block before the reset: reader " + reader
+                    + ", writer " + writer);
             pair.relay.resetBoth();
             recordDelay(pair, reader.get(20, TimeUnit.SECONDS));
             recordDelay(pair, writer.get(20, TimeUnit.SECONDS));
