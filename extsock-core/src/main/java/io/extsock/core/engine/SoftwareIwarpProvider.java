@@ -27,6 +27,7 @@ import io.extsock.verbs.IwarpSettings;
 import java.io.IOException;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
 
@@ -132,7 +133,8 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         CompletionRing ring = new CompletionRing(QueuePair.SEND_QUEUE_DEPTH + QueuePair.RECEIVE_QUEUE_DEPTH);
         int maxFpduSize = settings.maxFpduSize() != IwarpOptionValues.PATH_FPDU_SIZE
                 ? settings.maxFpduSize() : PathFpduSize.of(channel);
-        QueuePair queuePair = new QueuePair(agreement, pipeline(agreement, maxFpduSize), registry, connection,
+        ByteBuffer fpduHold = agreement.crc() ? connection.memory().take() : ByteBuffer.allocate(0);
+        QueuePair queuePair = new QueuePair(agreement, pipeline(agreement, maxFpduSize, fpduHold), registry, connection,
                 connection, counters);
         connection.attach(queuePair);
 
@@ -178,11 +180,19 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
      * made; it assembles no codec itself.
      */
     public static WirePipeline pipeline(MpaAgreement agreement, int maxFpduSize) {
+        return pipeline(agreement, maxFpduSize, ByteBuffer.allocate(0));
+    }
+
+    /**
+     * As above, with the buffer where, with CRCs, each FPDU waits for its CRC before anything of
+     * it is believed (a direct block of the connection's memory: the socket reads into it).
+     */
+    public static WirePipeline pipeline(MpaAgreement agreement, int maxFpduSize, ByteBuffer fpduHold) {
         FpduFramer framer = new FpduFramer(agreement.crc(), agreement.sendMarkers());
         MessageWriter writer = new MessageWriter(framer,
                 FpduFramer.maxUlpduLength(maxFpduSize, agreement.sendMarkers()), PayloadViews.DUPLICATING);
         FpduDeframer deframer = new FpduDeframer(agreement.crc(), agreement.receiveMarkers());
-        return new WirePipeline(writer, sink -> new SegmentReader(deframer, sink));
+        return new WirePipeline(writer, sink -> new SegmentReader(deframer, sink, fpduHold));
     }
 
     private static String streamUnavailableReason(ConnectionSettings settings, ExtsockHello peerHello) {

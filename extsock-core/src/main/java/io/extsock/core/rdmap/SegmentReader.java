@@ -43,14 +43,24 @@ public final class SegmentReader {
     private int headerNeeded;
     private ByteBuffer destination;
     /** With CRCs: the current FPDU's ULPDU octets, held until its CRC matched. */
-    private ByteBuffer held = ByteBuffer.allocate(0);
+    private ByteBuffer held;
     private boolean holding;
     /** A rule was broken: the stream is dead, and its framing state means nothing any more. */
     private boolean broken;
 
     public SegmentReader(FpduDeframer deframer, SegmentSink sink) {
+        this(deframer, sink, ByteBuffer.allocate(0));
+    }
+
+    /**
+     * @param hold with CRCs, where an FPDU's ULPDU waits for its CRC: a direct buffer of at
+     *     least 65535 octets (the longest ULPDU) lets the socket read into it straight; a
+     *     smaller one grows on the heap as needed
+     */
+    public SegmentReader(FpduDeframer deframer, SegmentSink sink, ByteBuffer hold) {
         this.deframer = deframer;
         this.sink = sink;
+        this.held = hold;
     }
 
     /**
@@ -105,15 +115,24 @@ public final class SegmentReader {
      * {@link #directTarget()} now; 0 when there are none (headers or framing come first).
      */
     public int directCapacity() {
-        if (deframer.checksCrc() || !headerDecoded || destination == null || !destination.hasRemaining()) {
+        if (broken) {
+            return 0;
+        }
+        if (deframer.checksCrc()) {  // the rest of the ULPDU being held comes straight into the hold
+            return holding && held.isDirect() ? Math.min(deframer.contiguousUlpduBytes(), held.remaining()) : 0;
+        }
+        if (!headerDecoded || destination == null || !destination.hasRemaining()) {
             return 0;
         }
         return deframer.contiguousUlpduBytes();
     }
 
-    /** Where direct reads go: its position is the next payload octet's place. */
+    /**
+     * Where direct reads go: its position is the next payload octet's place (with CRCs, the
+     * next octet's place in the hold).
+     */
     public ByteBuffer directTarget() {
-        return destination;
+        return deframer.checksCrc() ? held : destination;
     }
 
     /** Reports {@code count} octets read straight into {@link #directTarget()} before its position. */
@@ -121,8 +140,8 @@ public final class SegmentReader {
         if (count <= 0) {
             return;
         }
-        int end = destination.position();
-        deframer.ulpduPlaced(destination, end - count, count);
+        ByteBuffer target = directTarget();
+        deframer.ulpduPlaced(target, target.position() - count, count);
     }
 
     /**
@@ -157,7 +176,7 @@ public final class SegmentReader {
     private void holdUlpduOctets(ByteBuffer input) {
         if (!holding) {
             holding = true;
-            if (held.capacity() < deframer.ulpduLength()) {
+            if (held.capacity() < deframer.ulpduLength()) {  // only a hold smaller than 65535 octets grows
                 held = ByteBuffer.allocate(deframer.ulpduLength());  // at most 65535: the length field's range
             }
             held.clear().limit(deframer.ulpduLength());
