@@ -53,7 +53,8 @@
  *   <tr><td>A socket stream's buffers and credits</td><td>{@code StreamInput}/{@code StreamOutput}
  *       monitors; their completions arrive from the receive and transmit sides</td></tr>
  *   <tr><td>A connection's direct memory ({@code MemoryLease} from the JVM's {@code
- *       DirectBufferPool}: staging, the gathering write's arena, the stream's receive buffers)</td>
+ *       DirectBufferPool}: staging, the gathering write's arena, the hold where an FPDU waits for its
+ *       CRC, the stream's receive buffers)</td>
  *       <td>taken at start and as the stream window grows; given back once, by the application's
  *       close, by the holder of both locks after the connection is closed (every receive and
  *       transmit checks that under its lock first), so nothing touches a block once it is back</td></tr>

@@ -32,6 +32,8 @@ public final class SegmentReader {
 
     /** Longest header copied: a Terminate is at most 18 + 4 + 2 + 18 + 28 = 70 octets. */
     private static final int HEADER_CAPACITY = 128;
+    /** The longest ULPDU an FPDU's 16-bit length field can announce (RFC 5044 section 4.1). */
+    private static final int MAX_ULPDU = 0xFFFF;
 
     private final FpduDeframer deframer;
     private final SegmentSink sink;
@@ -176,8 +178,8 @@ public final class SegmentReader {
     private void holdUlpduOctets(ByteBuffer input) {
         if (!holding) {
             holding = true;
-            if (held.capacity() < deframer.ulpduLength()) {  // only a hold smaller than 65535 octets grows
-                held = ByteBuffer.allocate(deframer.ulpduLength());  // at most 65535: the length field's range
+            if (held.capacity() < deframer.ulpduLength()) {  // only a hold smaller than 65535 octets grows,
+                held = ByteBuffer.allocate(MAX_ULPDU);             // once, to the length field's range
             }
             held.clear().limit(deframer.ulpduLength());
         }

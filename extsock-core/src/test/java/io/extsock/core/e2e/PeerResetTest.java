@@ -150,7 +150,7 @@ class PeerResetTest {
     }
 
     @Test
-    @DisplayName("Reset under a blocked stream read and a blocked stream write: both throw")
+    @DisplayName("Reset under a blocked stream read and a blocked stream write (the peer neither writes nor reads): both throw")
     void resetUnderBlockedStreamCalls() throws Exception {
         // Threads of our own, gone before the leak count (a shared pool's would linger).
         ExecutorService threads = Executors.newFixedThreadPool(2);
@@ -158,7 +158,7 @@ class PeerResetTest {
             CompletableFuture<Long> reader = CompletableFuture.supplyAsync(() -> throwsAt(() ->
                     pair.client.getInputStream().read()), threads);
             CompletableFuture<Long> writer = CompletableFuture.supplyAsync(() -> throwsAt(() ->
-                    pair.accepted.getOutputStream().write(new byte[64 * MIB])), threads);  // nobody reads: blocks
+                    pair.client.getOutputStream().write(new byte[64 * MIB])), threads);  // nobody reads: blocks
             Thread.sleep(300);
             assertFalse(reader.isDone() || writer.isDone(), () -> "both calls block before the reset: reader " + reader
                     + ", writer " + writer);

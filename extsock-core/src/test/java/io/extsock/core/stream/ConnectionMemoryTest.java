@@ -33,8 +33,11 @@ import org.junit.jupiter.api.Timeout;
 class ConnectionMemoryTest {
 
     private static final int BLOCK = DirectBufferPool.BLOCK_SIZE;
-    /** What one end takes at start: staging, the gather's arena, 4 stream receive buffers. */
-    private static final int BASE_BLOCKS = 2 + IwarpStream.RECEIVE_BUFFERS;
+    /**
+     * What one end takes at start: staging, the gather's arena, the hold where an FPDU waits for
+     * its CRC (CRC is on by default), 4 stream receive buffers.
+     */
+    private static final int BASE_BLOCKS = 3 + IwarpStream.RECEIVE_BUFFERS;
 
     private ServerSocketChannel listener;
 
