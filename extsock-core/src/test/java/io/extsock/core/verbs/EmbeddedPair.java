@@ -354,6 +354,27 @@ public final class EmbeddedPair {
     }
 
     /**
+     * Puts {@code octets} on the wire from {@code from}, after what it wrote so far, as if its
+     * transmit side had written them: FPDUs no well-behaved peer would send reach the peer's
+     * receive side with the next {@link #pump} or {@link #carry}, in the same random chunks.
+     */
+    public void inject(Side from, byte[] octets) {
+        from.transmit();  // what it already had to send goes first
+        if (octets.length > 0) {
+            from.inFlight.add(octets.clone());
+        }
+    }
+
+    /**
+     * Frames what {@code side} has to send without delivering it: its requests are on the wire
+     * (an RDMA Read is outstanding) and the peer has not seen them yet, nor ever will unless a
+     * later {@link #pump} or {@link #carry} of this side delivers them.
+     */
+    public void transmitOnly(Side side) {
+        side.transmit();
+    }
+
+    /**
      * One direction, once: what {@code from} has to send is framed and reaches its peer's
      * receive side, and the peer sends nothing back yet (a Read Response it owes waits for the
      * next {@link #pump}).
