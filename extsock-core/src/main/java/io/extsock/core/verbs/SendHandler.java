@@ -89,7 +89,16 @@ final class SendHandler implements OpcodeHandler {
     @Override
     public void segmentPlaced(RdmapSegmentHeader header) {
         if (bounce != null) {
-            scatterBounce();
+            if (stillConnected()) {
+                scatterBounce();
+            }
+            bounce = null;  // else flushed while the segment came in: its Receive is the application's again
+        }
+    }
+
+    private boolean stillConnected() {
+        synchronized (qp.lock) {
+            return qp.state == QueuePairState.CONNECTED;
         }
     }
 
@@ -109,7 +118,6 @@ final class SendHandler implements OpcodeHandler {
             bounce.position(bounce.position() + count);
             skip = 0;
         }
-        bounce = null;
     }
 
     @Override
