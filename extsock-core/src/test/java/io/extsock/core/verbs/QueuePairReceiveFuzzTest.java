@@ -142,6 +142,23 @@ class QueuePairReceiveFuzzTest {
         assertTrue(ended[0] > stats.total() / 2, "most mutants break a rule: " + ended[0]);
     }
 
+    /**
+     * Found by this fuzz on the receive side as it was: a Send whose FPDU fails its CRC, the
+     * octets in chunks of 1 to 3. The reader kept parsing the rest of the stream after the
+     * Terminate and spun for ever in SegmentReader.read; now the stream ends at the Terminate.
+     */
+    @Test
+    @DisplayName("Regression: an FPDU with a bad CRC, then more octets: one Terminate (MPA CRC error), no hang")
+    void regressionBadCrcThenMoreOctets() throws IOException {
+        byte[] input = HexFormat.of().parseHex("003541450000000000000000000000010000000002b532858be80b11321c9ec472065327"
+                + "aae1001df26d09592b96122de6097e88e6b300bb3f6441004ec1420000036e00000000000000004bb30329927dac28a9ef"
+                + "deea5d909fe32c5398b8721a521f480a160c18468f776b6bb9f9c4");
+        Receiver receiver = feed(input, -4774761173542740515L, 3);
+        EmbeddedRemoteViolationTest.assertTerminate(receiver.pair.initiator().terminateWritten(), 0x20, 0x02, 0);
+        assertEquals(receiver.posted, receiver.completions.size(), "every request completed");
+        check(input, new SplittableRandom(0), new int[2]);
+    }
+
     private byte[] mutatedConversation(SplittableRandom random) {
         Conversation conversation = new Conversation(random, template);
         List<byte[]> ulpdus = conversation.ulpdus;
