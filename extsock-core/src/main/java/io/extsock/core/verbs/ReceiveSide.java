@@ -112,11 +112,6 @@ final class ReceiveSide implements SegmentSink {
         }
     }
 
-    /** Whether the receive side stopped reading (a Terminate of ours ended the stream). */
-    boolean stopped() {
-        return stopped;
-    }
-
     /** For tests: puts {@code handler} in the dispatch table in place of the opcode's own. */
     void replaceHandler(RdmapOpcode opcode, OpcodeHandler handler) {
         handlers[opcode.wireValue()] = handler;
