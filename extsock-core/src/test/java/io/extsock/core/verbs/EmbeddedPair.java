@@ -102,7 +102,7 @@ public final class EmbeddedPair {
             // have no markers, which would need more).
             this.gather = small ? new GatherWrite(64, 4 * 1024) : new GatherWrite(
                     Math.max(256, FpduFramer.maxSlotsPerFpdu(MessageWriter.PAYLOAD_SLICES_PER_SEGMENT)), 64 * 1024);
-            this.registry = new MemoryRegistry(new Random(name.hashCode()), Stag.MAX_INDEX);
+            this.registry = new MemoryRegistry(new Random(name.hashCode()), MemoryRegistry.MAX_REGIONS);
             MpaAgreement agreement = terms.agreement(role);
             this.queuePair = new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, terms.maxFpduSize()),
                     registry, this, this, ConnectionCounters.unnamed());
