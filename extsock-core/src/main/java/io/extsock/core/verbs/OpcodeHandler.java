@@ -9,6 +9,10 @@ import java.nio.ByteBuffer;
  * Sends share one). {@link ReceiveSide} keeps one table of them, indexed by opcode, and calls
  * each segment's handler after DDP's checks passed; the handler holds that opcode's rules and
  * state. All calls come from the holder of the connection's receive lock.
+ *
+ * <p>A peer's broken rule is a {@link ProtocolViolationException}. Anything unchecked a handler
+ * throws is a bug of ours: the receive side turns it into a Terminate, RDMAP local catastrophic
+ * error, and ends the connection; it never reaches the engine's receive loop.
  */
 interface OpcodeHandler {
 

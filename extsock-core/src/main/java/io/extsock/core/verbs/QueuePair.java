@@ -468,10 +468,11 @@ public final class QueuePair {
             CompletionStatus status = first && work == receiving ? receiveStatus : CompletionStatus.FLUSHED;
             counters.completed(status);
             work.completer.complete(work.tag, WorkOpcode.RECEIVE, status, 0, false, 0, reason, cause);
-            pools.recycle(work);
+            if (work != receiving) {
+                pools.recycle(work);  // not the one being filled: the receive side may be placing into it
+            }
             first = false;
         }
-        receiveSide.sends.forgetReceiving();
         inboundReads.clear();
         registry.closeAll();
     }

@@ -1,16 +1,33 @@
 package io.extsock.core.verbs;
 
+import io.extsock.core.ddp.TaggedBufferDescription;
 import io.extsock.core.mpa.RtrKind;
 import io.extsock.core.rdmap.RdmapSegmentHeader;
+import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.wire.TerminateCause;
 import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import java.nio.ByteBuffer;
 
 /**
  * RDMA Read Response (RFC 5040 section 4.5): tagged, into the sink of the oldest Read this
- * side has outstanding (responses come in request order, RFC 5040 section 5.2). DDP's tagged
- * check (the receive side's sink lookup) kept the segment within that sink; the last segment
- * completes the Read, and a Read waiting for ORD room may go.
+ * side has outstanding (responses come in request order, RFC 5040 section 5.2). A response
+ * must fill exactly that sink: its first octet at the sink's first TO, its last at the sink's
+ * end (the check siw makes too). What a response may not do, and the Terminate each gets:
+ * <ul>
+ *   <li>carry payload when no Read is outstanding, or to another STag than the sink's: DDP
+ *       tagged buffer error, invalid STag (RFC 5041 section 7.1 check 1; DDP asks {@link
+ *       #describeSink});</li>
+ *   <li>start elsewhere than the sink's first TO, or end short of or past its end: DDP
+ *       tagged buffer error, base or bounds violation (RFC 5041 section 7.1 checks 3 and 4);</li>
+ *   <li>arrive with no payload when no Read is outstanding: DDP checks nothing of an empty
+ *       tagged message (RFC 5041 section 5.2), so RDMAP does: a Read Response is not a
+ *       message this side expects now, RDMAP remote operation error, unexpected opcode
+ *       (RFC 5040 sections 5.2 and 7.2).</li>
+ * </ul>
+ * The Read a response goes to is bound at its first segment, sink and all, so that a flush on
+ * another thread (which clears and recycles the outstanding Reads) never pulls it from under a
+ * segment being placed; the last segment completes it, and a Read waiting for ORD room may go.
  */
 final class ReadResponseHandler implements OpcodeHandler {
 
@@ -18,26 +35,81 @@ final class ReadResponseHandler implements OpcodeHandler {
     /** RFC 6581: our zero-length Read RTR's response, which completes nothing. */
     private boolean rtrResponseExpected;
 
+    /** Whether a response's first segment arrived and its last has not. */
+    private boolean inMessage;
+    /** The Read the current response fills (null: none outstanding, or the RTR's). */
+    private SendWork read;
+    private RegisteredRegion sink;
+    private long sinkStart;
+    private long readLength;
+    /** Octets of the current response accepted so far. */
+    private long received;
+
     ReadResponseHandler(QueuePair qp) {
         this.qp = qp;
         this.rtrResponseExpected = qp.agreement.sendsRtr() && qp.agreement.rtr().get() == RtrKind.ZERO_LENGTH_READ;
     }
 
-    /** The Read a response's segments go to: the oldest outstanding. */
-    SendWork outstandingReadHead() {
+    /**
+     * A Read Response segment arrived (before DDP's checks): at a response's first segment,
+     * binds it to the oldest outstanding Read.
+     */
+    void segmentArriving() {
+        if (inMessage) {
+            return;
+        }
+        inMessage = true;
+        received = 0;
+        read = null;
+        sink = null;
+        if (rtrResponseExpected) {
+            return;  // the RTR's response: no sink, no payload allowed
+        }
         synchronized (qp.lock) {
-            return qp.outstandingReads.peek();
+            read = qp.outstandingReads.peek();
+            if (read != null) {
+                sink = read.sinkRegion;
+                sinkStart = read.sinkOffset;
+                readLength = read.length;
+            }
+        }
+    }
+
+    /** DDP's tagged lookup for a Read Response: only the bound Read's sink is a valid buffer. */
+    void describeSink(int stag, TaggedBufferDescription answer) {
+        if (sink != null && sink.stag() == stag) {
+            answer.usable(sinkStart, readLength);
+        } else {
+            answer.noSuchStag();
         }
     }
 
     @Override
-    public ByteBuffer segmentStarted(RdmapSegmentHeader header) {
+    public ByteBuffer segmentStarted(RdmapSegmentHeader header) throws ProtocolViolationException {
         int length = header.ulpPayloadLength();
-        if (length == 0) {
-            return null;
+        boolean last = header.ddp().last();
+        if (read == null && !rtrResponseExpected) {
+            // Only an empty segment gets here: DDP refused a non-empty one (no sink, invalid STag).
+            throw new ProtocolViolationException(TerminateCause.RDMAP_UNEXPECTED_OPCODE,
+                    "an RDMA Read Response while no RDMA Read is outstanding (RFC 5040 section 5.2)");
         }
-        // DDP's check kept the segment within the outstanding Read's sink range.
-        return outstandingReadHead().sinkRegion.placementWindow(header.ddp().taggedOffset(), length);
+        if (length > 0 && header.ddp().taggedOffset() != sinkStart + received) {
+            throw new ProtocolViolationException(TerminateCause.DDP_TAGGED_BASE_OR_BOUNDS, String.format(
+                    "Read Response segment at TO %s where the Read's sink continues at TO %d"
+                            + " (RFC 5040 section 4.5: the response fills the sink from its start)",
+                    Long.toUnsignedString(header.ddp().taggedOffset()), sinkStart + received));
+        }
+        long expected = rtrResponseExpected ? 0 : readLength;
+        if (last && received + length != expected) {
+            throw new ProtocolViolationException(TerminateCause.DDP_TAGGED_BASE_OR_BOUNDS,
+                    "Read Response of " + (received + length) + " octets for an RDMA Read of " + expected
+                            + " (RFC 5040 section 4.5: the response carries exactly the Read's size)");
+        }
+        received += length;
+        if (last) {
+            inMessage = false;
+        }
+        return length == 0 ? null : sink.placementWindow(header.ddp().taggedOffset(), length);
     }
 
     @Override
@@ -46,9 +118,19 @@ final class ReadResponseHandler implements OpcodeHandler {
             rtrResponseExpected = false;
             return;
         }
+        SendWork done = read;
+        read = null;
+        sink = null;
         synchronized (qp.lock) {
-            SendWork read = qp.outstandingReads.poll();
-            read.finish(CompletionStatus.SUCCESS, null, CompletionCause.NONE);
+            if (qp.state != QueuePairState.CONNECTED) {
+                return;  // flushed meanwhile: the flush completed it
+            }
+            SendWork head = qp.outstandingReads.poll();
+            if (head != done) {
+                throw new IllegalStateException("the Read Response was bound to " + done
+                        + " but the oldest outstanding Read is " + head);
+            }
+            done.finish(CompletionStatus.SUCCESS, null, CompletionCause.NONE);
             qp.deliverSendCompletions();
         }
         qp.driver.transmitPending();  // a Read waiting for ORD room may go now

@@ -31,6 +31,8 @@ import java.nio.ByteBuffer;
  */
 final class ReceiveSide implements SegmentSink {
 
+    private static final System.Logger LOG = System.getLogger(QueuePair.class.getName());
+
     /** Longest Terminate the peer may send (RFC 5040 section 4.8): the "buffer" of queue 2. */
     private static final int TERMINATE_QUEUE_CAPACITY = 128;
 
@@ -43,6 +45,10 @@ final class ReceiveSide implements SegmentSink {
     /** The dispatch table: each RDMAP opcode's handler, by wire value (RFC 5040 section 4.1). */
     private final OpcodeHandler[] handlers = new OpcodeHandler[16];
     private RdmapOpcode segmentOpcode;
+    /** The current segment arrived after the connection ended: neither checked nor placed. */
+    private boolean segmentDropped;
+    /** A Terminate of ours ended the stream: every octet after it is dropped unread. */
+    private boolean stopped;
 
     ReceiveSide(QueuePair qp, WirePipeline pipeline) {
         this.qp = qp;
@@ -64,19 +70,30 @@ final class ReceiveSide implements SegmentSink {
 
     /**
      * Processes received octets. A rule the peer broke ends the connection: a Terminate is
-     * queued, every request completes, and the driver is asked to close.
+     * queued, every request completes, and the driver is asked to close. So does a fault of ours
+     * (any unchecked exception of a codec or handler): nothing but a Terminate leaves here, and
+     * after either the stream is over, so everything that follows is dropped (RFC 5041 section 7.1).
      */
     void receive(ByteBuffer staged) {
-        try {
-            reader.read(staged);
-        } catch (ProtocolViolationException e) {
+        if (stopped) {
             staged.position(staged.limit());
-            protocolViolation(e);
+            return;
+        }
+        try {
+            try {
+                reader.read(staged);
+            } catch (ProtocolViolationException e) {
+                stop(staged);
+                protocolViolation(e);
+            }
+        } catch (RuntimeException | AssertionError bug) {
+            stop(staged);
+            internalFailure(bug);
         }
     }
 
     int directCapacity() {
-        return reader.directCapacity();
+        return stopped ? 0 : reader.directCapacity();
     }
 
     ByteBuffer directTarget() {
@@ -84,7 +101,27 @@ final class ReceiveSide implements SegmentSink {
     }
 
     void placedDirectly(int count) {
-        reader.placedDirectly(count);
+        if (stopped) {
+            return;
+        }
+        try {
+            reader.placedDirectly(count);
+        } catch (RuntimeException | AssertionError bug) {
+            stop(null);
+            internalFailure(bug);
+        }
+    }
+
+    /** For tests: puts {@code handler} in the dispatch table in place of the opcode's own. */
+    void replaceHandler(RdmapOpcode opcode, OpcodeHandler handler) {
+        handlers[opcode.wireValue()] = handler;
+    }
+
+    private void stop(ByteBuffer staged) {
+        stopped = true;
+        if (staged != null) {
+            staged.position(staged.limit());
+        }
     }
 
     /**
@@ -100,11 +137,19 @@ final class ReceiveSide implements SegmentSink {
 
     @Override
     public ByteBuffer segmentStarted(RdmapSegmentHeader header) throws ProtocolViolationException {
-        openTransmitGateOnFirstFpdu();
         segmentOpcode = header.opcode();
+        // Once the connection ended (closed, lost, terminated), its requests are flushed and its
+        // regions gone: nothing more is placed or completed; only a Terminate still means something.
+        segmentDropped = !connectedAtSegmentStart() && segmentOpcode != RdmapOpcode.TERMINATE;
+        if (segmentDropped) {
+            return null;
+        }
         if (!header.ddp().tagged() && header.ddp().messageOffset() == 0
                 && header.ddp().queueNumber() == DdpConstants.QN_SEND) {
             sends.messageStarting();
+        }
+        if (segmentOpcode == RdmapOpcode.RDMA_READ_RESPONSE) {
+            readResponses.segmentArriving();
         }
         bookkeeping.accept(header.ddp());
         MessageType type = ConnectionCounters.typeOf(segmentOpcode);
@@ -116,6 +161,9 @@ final class ReceiveSide implements SegmentSink {
 
     @Override
     public void segmentComplete(RdmapSegmentHeader header) throws ProtocolViolationException {
+        if (segmentDropped) {
+            return;
+        }
         OpcodeHandler handler = handlers[segmentOpcode.wireValue()];
         handler.segmentPlaced(header);
         if (!header.ddp().last()) {
@@ -128,18 +176,24 @@ final class ReceiveSide implements SegmentSink {
         handler.messageComplete(header);
     }
 
-    /** RFC 5044 section 7.1 / RFC 6581: the first FPDU from the initiator lets the responder send. */
-    private void openTransmitGateOnFirstFpdu() {
+    /**
+     * RFC 5044 section 7.1 / RFC 6581: the first FPDU from the initiator lets the responder
+     * send. Also answers, in the same visit to the lock, whether the connection still runs.
+     */
+    private boolean connectedAtSegmentStart() {
         boolean opened = false;
+        boolean connected;
         synchronized (qp.lock) {
             if (!qp.transmitGateOpen) {
                 qp.transmitGateOpen = true;
                 opened = true;
             }
+            connected = qp.state == QueuePairState.CONNECTED;
         }
         if (opened) {
             qp.driver.transmitPending();
         }
+        return connected;
     }
 
     /** We caught the peer breaking a rule: build the Terminate (RFC 5040 section 7) and end. */
@@ -147,17 +201,49 @@ final class ReceiveSide implements SegmentSink {
         TerminateCause cause = violation.terminateCause();
         TerminateHeader terminate = new TerminateHeader().reset(cause);
         if (cause.layer() != ErrorLayer.LLP) {
-            ByteBuffer headers = reader.currentHeaderOctets();
-            if (headers.remaining() > 0) {
-                terminate.includeTerminatedSegment(headers, 0, reader.currentSegmentLength());
-            }
-            if (segmentOpcode == RdmapOpcode.RDMA_READ_REQUEST && cause.layer() == ErrorLayer.RDMAP) {
-                terminate.includeTerminatedReadRequest(reader.currentSegment().readRequest());
-            }
+            copyTerminatedHeaders(terminate, cause.layer() == ErrorLayer.RDMAP);
         }
         CompletionStatus receiveStatus = cause == TerminateCause.DDP_UNTAGGED_MESSAGE_TOO_LONG
                 ? CompletionStatus.LOCAL_LENGTH_ERROR : CompletionStatus.FLUSHED;
         qp.terminateLocally(terminate, "terminated by this side: " + violation.getMessage(), receiveStatus);
+    }
+
+    /**
+     * A fault of ours, not the peer's (an unchecked exception out of a codec or handler): RFC
+     * 5040 section 7 has the Terminate for it, RDMAP local catastrophic error. Every request
+     * completes FLUSHED with that cause, and the log names the bug. Must not throw: it is the
+     * receive path's last line.
+     */
+    private void internalFailure(Throwable bug) {
+        LOG.log(System.Logger.Level.ERROR, "iWARP receive processing failed (a bug of this side, not the peer's):"
+                + " sending a Terminate, RDMAP local catastrophic error, to " + qp.counters.peer(), bug);
+        String reason = "terminated by this side: local catastrophic error: " + bug;
+        try {
+            TerminateHeader terminate = new TerminateHeader().reset(TerminateCause.RDMAP_LOCAL_CATASTROPHIC);
+            try {
+                copyTerminatedHeaders(terminate, false);
+            } catch (RuntimeException unusable) {
+                terminate.reset(TerminateCause.RDMAP_LOCAL_CATASTROPHIC);  // the bare control word will do
+            }
+            qp.terminateLocally(terminate, reason, CompletionStatus.FLUSHED);
+        } catch (RuntimeException | AssertionError again) {
+            again.addSuppressed(bug);
+            LOG.log(System.Logger.Level.ERROR, "iWARP receive side could not end the connection cleanly", again);
+            qp.driver.closeRequested();
+        }
+    }
+
+    /** RFC 5040 section 4.8: the Terminate carries the offending segment's headers, as far as they came. */
+    private void copyTerminatedHeaders(TerminateHeader terminate, boolean readRequestToo) {
+        ByteBuffer headers = reader.currentHeaderOctets();
+        if (headers.remaining() > 0) {
+            terminate.includeTerminatedSegment(headers, 0, reader.currentSegmentLength());
+        }
+        // The segment's own opcode: null when its headers did not decode (segmentOpcode may
+        // still name the segment before).
+        if (readRequestToo && reader.currentSegment().opcode() == RdmapOpcode.RDMA_READ_REQUEST) {
+            terminate.includeTerminatedReadRequest(reader.currentSegment().readRequest());
+        }
     }
 
     /** A zero-length Read RTR needs one inbound Read slot even if the peer offered IRD 0. */
@@ -194,12 +280,7 @@ final class ReceiveSide implements SegmentSink {
         @Override
         public void describe(int stag, TaggedBufferDescription answer) {
             if (segmentOpcode == RdmapOpcode.RDMA_READ_RESPONSE) {
-                SendWork read = readResponses.outstandingReadHead();
-                if (read != null && read.sinkRegion.stag() == stag) {
-                    answer.usable(read.sinkOffset, read.length);
-                } else {
-                    answer.noSuchStag();
-                }
+                readResponses.describeSink(stag, answer);
                 return;
             }
             writeTargets.describe(stag, answer);

@@ -22,7 +22,11 @@ final class SendHandler implements OpcodeHandler {
 
     private final QueuePair qp;
     private final DdpReceiveBookkeeping bookkeeping;
-    /** The Receive being filled; receive side (and the flush, under the lock, once it ends). */
+    /**
+     * The Receive being filled. Written by the receive side under the lock, so that the flush
+     * (under the lock) knows it; never changed by the flush, which leaves this entry out of the
+     * pool: a segment being placed into it on another thread keeps a consistent scatter list.
+     */
     private ReceiveWork receiving;
     /** RFC 6581: the initiator's zero-length Send RTR, which consumes no Receive. */
     private boolean rtrExpected;
@@ -49,19 +53,10 @@ final class SendHandler implements OpcodeHandler {
         return receiving;
     }
 
-    /** The connection ended: the Receive being filled was flushed with the rest. */
-    void forgetReceiving() {
-        receiving = null;
-    }
-
     /** A new Send starts (before DDP's checks, which ask its capacity): it takes the receive queue's head. */
     void messageStarting() {
-        if (rtrExpected) {
-            receiving = null;
-            return;
-        }
         synchronized (qp.lock) {
-            receiving = qp.receiveQueue.peek();
+            receiving = rtrExpected ? null : qp.receiveQueue.peek();
         }
     }
 
@@ -69,6 +64,7 @@ final class SendHandler implements OpcodeHandler {
     public ByteBuffer segmentStarted(RdmapSegmentHeader header) {
         long messageOffset = header.ddp().messageOffset();
         int length = header.ulpPayloadLength();
+        ReceiveWork receiving = this.receiving;
         if (length == 0 || receiving == null) {
             return null;
         }
@@ -93,11 +89,21 @@ final class SendHandler implements OpcodeHandler {
     @Override
     public void segmentPlaced(RdmapSegmentHeader header) {
         if (bounce != null) {
-            scatterBounce();
+            if (stillConnected()) {
+                scatterBounce();
+            }
+            bounce = null;  // else flushed while the segment came in: its Receive is the application's again
+        }
+    }
+
+    private boolean stillConnected() {
+        synchronized (qp.lock) {
+            return qp.state == QueuePairState.CONNECTED;
         }
     }
 
     private void scatterBounce() {
+        ReceiveWork receiving = this.receiving;
         bounce.flip();
         long skip = bounceOffset;
         for (int i = 0; i < receiving.pieces() && bounce.hasRemaining(); i++) {
@@ -112,7 +118,6 @@ final class SendHandler implements OpcodeHandler {
             bounce.position(bounce.position() + count);
             skip = 0;
         }
-        bounce = null;
     }
 
     @Override
@@ -124,9 +129,9 @@ final class SendHandler implements OpcodeHandler {
         }
         ReceiveWork done;
         synchronized (qp.lock) {
-            done = qp.receiveQueue.poll();
+            done = qp.state == QueuePairState.CONNECTED ? qp.receiveQueue.poll() : null;  // else flushed
+            receiving = null;
         }
-        receiving = null;
         int invalidated = 0;
         if (header.opcode().invalidatesStag()) {
             invalidated = header.invalidateStag();

@@ -79,11 +79,11 @@ public final class EmbeddedPair {
     public final class Side implements QueuePair.Driver, InlineWait {
         private final String name;
         final QueuePair queuePair;
-        final MemoryRegistry registry = new MemoryRegistry();
-        final CompletionRing ring = new CompletionRing(QueuePair.SEND_QUEUE_DEPTH + QueuePair.RECEIVE_QUEUE_DEPTH);
+        /** STag keys from a fixed seed per end: the same registrations get the same STags in every run. */
+        final MemoryRegistry registry;
+        final CompletionRing ring;
         private final IwarpConnectionImpl verbs;
-        private final GatherWrite gather = new GatherWrite(
-                Math.max(256, FpduFramer.maxSlotsPerFpdu(MessageWriter.PAYLOAD_SLICES_PER_SEGMENT)), 64 * 1024);
+        private final GatherWrite gather;
         private final ByteArrayOutputStream written = new ByteArrayOutputStream();
         /** Octets written, not yet received by the peer. */
         private final ArrayDeque<byte[]> inFlight = new ArrayDeque<>();
@@ -95,8 +95,14 @@ public final class EmbeddedPair {
         private boolean lostReported;
         private Side peer;
 
-        private Side(String name, MpaRole role, Terms terms) {
+        private Side(String name, MpaRole role, Terms terms, boolean small) {
             this.name = name;
+            this.ring = new CompletionRing(small ? 16 : QueuePair.SEND_QUEUE_DEPTH + QueuePair.RECEIVE_QUEUE_DEPTH);
+            // Small: 64 slots hold an FPDU of the most payload slices a segment has (these terms
+            // have no markers, which would need more).
+            this.gather = small ? new GatherWrite(64, 4 * 1024) : new GatherWrite(
+                    Math.max(256, FpduFramer.maxSlotsPerFpdu(MessageWriter.PAYLOAD_SLICES_PER_SEGMENT)), 64 * 1024);
+            this.registry = new MemoryRegistry(new Random(name.hashCode()), MemoryRegistry.MAX_REGIONS);
             MpaAgreement agreement = terms.agreement(role);
             this.queuePair = new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, terms.maxFpduSize()),
                     registry, this, this, ConnectionCounters.unnamed());
@@ -296,11 +302,11 @@ public final class EmbeddedPair {
     private final Side initiator;
     private final Side responder;
 
-    private EmbeddedPair(Terms terms, long seed, int maxChunk) {
+    private EmbeddedPair(Terms terms, long seed, int maxChunk, boolean small) {
         this.random = new Random(seed);
         this.maxChunk = maxChunk;
-        this.initiator = new Side("initiator", MpaRole.INITIATOR, terms);
-        this.responder = new Side("responder", MpaRole.RESPONDER, terms);
+        this.initiator = new Side("initiator", MpaRole.INITIATOR, terms, small);
+        this.responder = new Side("responder", MpaRole.RESPONDER, terms, small);
         initiator.peer = responder;
         responder.peer = initiator;
     }
@@ -311,7 +317,19 @@ public final class EmbeddedPair {
     }
 
     public static EmbeddedPair open(Terms terms, long seed, int maxChunk) {
-        EmbeddedPair pair = new EmbeddedPair(terms, seed, maxChunk);
+        return open(new EmbeddedPair(terms, seed, maxChunk, false));
+    }
+
+    /**
+     * As {@link #open(Terms, long, int)}, with small ends: completion queues of 16 and gathering
+     * writes of 64 slots. Cheaper to make, for the receive fuzz, which makes a pair per
+     * input and posts a handful of requests.
+     */
+    public static EmbeddedPair openSmall(Terms terms, long seed, int maxChunk) {
+        return open(new EmbeddedPair(terms, seed, maxChunk, true));
+    }
+
+    private static EmbeddedPair open(EmbeddedPair pair) {
         pair.pump();  // the RTR, if any: the responder may send from now on
         return pair;
     }
@@ -351,6 +369,27 @@ public final class EmbeddedPair {
         } catch (ReflectiveOperationException e) {
             throw new AssertionError("the MSN counters moved: update this test hook", e);
         }
+    }
+
+    /**
+     * Puts {@code octets} on the wire from {@code from}, after what it wrote so far, as if its
+     * transmit side had written them: FPDUs no well-behaved peer would send reach the peer's
+     * receive side with the next {@link #pump} or {@link #carry}, in the same random chunks.
+     */
+    public void inject(Side from, byte[] octets) {
+        from.transmit();  // what it already had to send goes first
+        if (octets.length > 0) {
+            from.inFlight.add(octets.clone());
+        }
+    }
+
+    /**
+     * Frames what {@code side} has to send without delivering it: its requests are on the wire
+     * (an RDMA Read is outstanding) and the peer has not seen them yet, nor ever will unless a
+     * later {@link #pump} or {@link #carry} of this side delivers them.
+     */
+    public void transmitOnly(Side side) {
+        side.transmit();
     }
 
     /**
