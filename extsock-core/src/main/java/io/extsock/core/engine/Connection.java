@@ -617,6 +617,9 @@ final class Connection implements QueuePair.Driver, InlineWait {
     }
 
     private void endOfStream() {
+        if (!closing && queuePair.peerClosedMidFpdu()) {
+            return;  // a Terminate goes out; closeRequested then half-closes and closes
+        }
         if (!closing) {
             endedByPeerClose = true;
             // Before the flush: a reader woken by it must already know this is end of stream.

@@ -132,6 +132,11 @@ public final class FpduDeframer {
     }
 
     /** The ULPDU length of the current FPDU (of the last one, once it is complete). */
+    /** Whether the stream so far ends exactly where an FPDU ended (or nothing came yet). */
+    public boolean atFpduBoundary() {
+        return state == State.LENGTH && lengthOctets == 0;
+    }
+
     /** Whether each FPDU's CRC is checked (CRCs were negotiated). */
     public boolean checksCrc() {
         return crcEnabled;

@@ -154,6 +154,11 @@ public final class SegmentReader {
         destination = null;
     }
 
+    /** Whether the octets read so far end where an FPDU ended: a stream that stops here is whole. */
+    public boolean betweenFpdus() {
+        return broken || deframer.atFpduBoundary();
+    }
+
     /** The headers of the segment being read (valid from its decoding to its completion). */
     public RdmapSegmentHeader currentSegment() {
         return segment;

@@ -417,6 +417,22 @@ public final class QueuePair {
                 CompletionStatus.FLUSHED, null, null);
     }
 
+    /**
+     * The peer closed TCP. Between FPDUs that is how a connection ends; inside one it cut the
+     * stream short, which the peer is told by a Terminate (RFC 5044 section 8: TCP connection
+     * closed, terminated or lost), so that its own work ends now rather than waiting on us.
+     *
+     * @return whether a Terminate is on its way (the driver is asked to close once it went)
+     */
+    public boolean peerClosedMidFpdu() {
+        if (receiveSide.betweenFpdus()) {
+            return false;
+        }
+        terminateLocally(new TerminateHeader().reset(TerminateCause.LLP_TCP_STREAM_LOST),
+                "the peer closed TCP in the middle of an FPDU", CompletionStatus.FLUSHED);
+        return true;
+    }
+
     /** The connection broke under us (reset, end of stream, I/O error). */
     public void connectionLost(String reason) {
         synchronized (lock) {

@@ -92,6 +92,11 @@ final class ReceiveSide implements SegmentSink {
         }
     }
 
+    /** Whether the octets received so far end where an FPDU ended. */
+    boolean betweenFpdus() {
+        return reader.betweenFpdus();
+    }
+
     int directCapacity() {
         return stopped ? 0 : reader.directCapacity();
     }

@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A TCP reset in the middle of each kind of operation (a {@code FaultRelay} resets both
- * connections, as a dead host's stack would): every work request still outstanding completes
+ * connections, as a dead host's stack would), or a FIN in the middle of an FPDU: every work
+ * request still outstanding completes
  * with an error status, every blocked stream call throws, and every region is deregistered.
  * The delay from the reset to each of these is printed (the figures are for the note; a time
  * limit does not belong in a unit test). Afterwards the JVM is back to its threads and
@@ -103,6 +104,23 @@ class PeerResetTest {
     @DisplayName("Reset during RDMA Writes: the Writes not yet gone end in errors")
     void resetDuringWrites() throws Exception {
         try (RelayedIwarpPair pair = RelayedIwarpPair.open(SLOW.resetAt(300 * 1024), FaultPlan.none(), false)) {
+            IwarpConnection client = pair.clientVerbs();
+            MemoryRegion target = pair.serverVerbs().register(ByteBuffer.allocateDirect(MIB),
+                    EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+            MemoryRegion source = client.register(ByteBuffer.allocateDirect(MIB), Set.of());
+            postWatch(client);
+            for (int i = 0; i < 4; i++) {
+                client.post(new WriteRequest().tag(i).gather(source.slice(0, MIB)).target(target.remote()));
+            }
+            assertOutstandingEndInErrors(pair, client, 5, true);
+            assertDeregistered(target, source);
+        }
+    }
+
+    @Test
+    @DisplayName("The peer's FIN in the middle of an RDMA Write's FPDU: the Writes not yet gone end in errors")
+    void halfCloseDuringWrites() throws Exception {
+        try (RelayedIwarpPair pair = RelayedIwarpPair.open(SLOW.halfCloseAt(300 * 1024), FaultPlan.none(), false)) {
             IwarpConnection client = pair.clientVerbs();
             MemoryRegion target = pair.serverVerbs().register(ByteBuffer.allocateDirect(MIB),
                     EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
@@ -189,7 +207,7 @@ class PeerResetTest {
             WorkCompletion completion = connection.completions().take(20, TimeUnit.SECONDS);
             assertNotNull(completion, "a work request never completed");
             long now = System.nanoTime();
-            long reset = pair.relay.resetNanos();
+            long reset = pair.relay.faultNanos();
             if (completion.status() == CompletionStatus.SUCCESS) {
                 // A Send or Write handed to TCP before the reset did complete: that is what SUCCESS means.
                 assertTrue(someMayHaveGone && completion.opcode() != io.extsock.verbs.WorkOpcode.RECEIVE,
@@ -197,7 +215,7 @@ class PeerResetTest {
                 continue;
             }
             errors++;
-            assertTrue(reset != 0, "an error before the reset: " + completion);
+            assertTrue(reset != 0, "an error before the fault: " + completion);
             DELAYS_NANOS.add(now - reset);
         }
         assertTrue(errors > 0, "the reset fell in the middle: something was outstanding");
@@ -238,7 +256,7 @@ class PeerResetTest {
     }
 
     private static void recordDelay(RelayedIwarpPair pair, long thrownAt) {
-        DELAYS_NANOS.add(thrownAt - pair.relay.resetNanos());
+        DELAYS_NANOS.add(thrownAt - pair.relay.faultNanos());
     }
 
     /** Live threads, but for JUnit's timeout watcher (it starts with the first timed test, after the baseline). */

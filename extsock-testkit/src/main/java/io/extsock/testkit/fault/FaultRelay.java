@@ -37,6 +37,7 @@ public final class FaultRelay implements AutoCloseable {
     private volatile RelayedDirection downstream;
     private volatile boolean closed;
     private volatile long resetNanos;
+    private volatile long faultNanos;
 
     private FaultRelay(ServerSocket listener, InetSocketAddress target, FaultPlan upstream, FaultPlan downstream) {
         this.listener = listener;
@@ -125,8 +126,21 @@ public final class FaultRelay implements AutoCloseable {
         if (resetNanos == 0) {
             resetNanos = System.nanoTime();
         }
+        faultHappened();
         reset(clientSide);
         reset(serverSide);
+    }
+
+    /** A direction was half-closed or reset: the first such moment is kept. */
+    void faultHappened() {
+        if (faultNanos == 0) {
+            faultNanos = System.nanoTime();
+        }
+    }
+
+    /** When the relay first half-closed or reset ({@link System#nanoTime()}), or 0 if it has not. */
+    public long faultNanos() {
+        return faultNanos;
     }
 
     /** When the relay first reset the connections ({@link System#nanoTime()}), or 0 if it has not. */

@@ -103,6 +103,7 @@ final class RelayedDirection implements Runnable {
         }
         if (plan.halfCloseAt == offset) {
             end("half-closed at " + offset);
+            relay.faultHappened();
             to.shutdownOutput();
             return true;
         }
