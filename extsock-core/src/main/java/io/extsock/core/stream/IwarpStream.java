@@ -108,6 +108,9 @@ public final class IwarpStream implements SocketTransport {
         if (reset) {
             input.peerReset();
         }
+        if (!peerClosed && !reset) {
+            input.ended(reason);
+        }
         output.ended(peerClosed, reset, reason);
     }
 }

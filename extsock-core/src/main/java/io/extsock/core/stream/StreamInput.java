@@ -418,6 +418,17 @@ final class StreamInput implements WorkCompleter {
     }
 
     /**
+     * The connection ended otherwise (a Terminate, ours or the peer's, or an I/O error): what is
+     * here is read first, then the reason. Without this a reader that had taken every buffer
+     * before the end waited on: no receive was left posted to be flushed with the error.
+     */
+    synchronized void ended(String reason) {
+        if (failure == null && reason != null) {
+            failure = reason;
+        }
+    }
+
+    /**
      * The socket closed (the connection's close wakes blocked readers). What was received and
      * not read is dropped here, under the monitor every read copies under: no read touches a
      * buffer after this, so the connection may give them back to the pool.

@@ -1,0 +1,62 @@
+package io.extsock.core.load;
+
+import io.extsock.core.engine.SoftwareIwarpProvider;
+import io.extsock.core.stream.IwarpStream;
+import io.extsock.core.verbs.IwarpConnectionImpl;
+import io.extsock.spi.IwarpSession;
+import java.io.IOException;
+import java.net.SocketOption;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Two switched ends on loopback through a provider of the test's choosing (so with a
+ * {@link io.extsock.core.memory.DirectBufferPool} of its own, whose counts are exact): the
+ * initiator is the peer a test may make hostile, the responder is ours.
+ */
+record PrivatePoolPair(IwarpSession initiator, IwarpSession responder, SocketChannel initiatorChannel,
+                       SocketChannel responderChannel) implements AutoCloseable {
+
+    static PrivatePoolPair connect(SoftwareIwarpProvider provider, ServerSocketChannel listener) throws Exception {
+        SocketChannel initiatorChannel = SocketChannel.open(listener.getLocalAddress());
+        SocketChannel responderChannel = listener.accept();
+        try {
+            CompletableFuture<IwarpSession> responding = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return provider.attach(responderChannel, false, Map.<SocketOption<?>, Object>of());
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            IwarpSession initiator = provider.attach(initiatorChannel, true, Map.of());
+            return new PrivatePoolPair(initiator, responding.get(30, TimeUnit.SECONDS), initiatorChannel,
+                    responderChannel);
+        } catch (Exception e) {
+            initiatorChannel.close();
+            responderChannel.close();
+            throw e;
+        }
+    }
+
+    /** The initiator's stream gives its Sends back: the test posts raw stream messages instead. */
+    IwarpConnectionImpl hostileVerbs() {
+        IwarpConnectionImpl verbs = (IwarpConnectionImpl) initiator.connection();
+        verbs.setStreamsOwnSendsAndReceives(false);
+        return verbs;
+    }
+
+    IwarpStream responderStream() {
+        return (IwarpStream) responder.stream();
+    }
+
+    @Override
+    public void close() throws IOException {
+        initiator.stream().close();
+        responder.stream().close();
+        initiatorChannel.close();
+        responderChannel.close();
+    }
+}
