@@ -34,8 +34,8 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>The far ends are in a second JVM ({@link FarEndsProcess}): both ends in one JVM would take
  * 20,000 descriptors, more than the usual limit of 20,000 for a shell here (which a container
- * without CAP_SYS_RESOURCE cannot raise), and 7.3 GiB of direct memory, more than the default
- * limit. One end per JVM takes 10,000 descriptors and 3.75 GiB (384 KiB of direct buffers an
+ * without CAP_SYS_RESOURCE cannot raise), and 8.5 GiB of direct memory, more than the default
+ * limit. One end per JVM takes 10,000 descriptors and 4.3 GiB (448 KiB of direct buffers an
  * end). Neither side waits on a connection (a reader that waits opens the end's selector for
  * inline reads, two descriptors more): the echo is read once {@code available()} shows it, which
  * the engine's threads bring in.
