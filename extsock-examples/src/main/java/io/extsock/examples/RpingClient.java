@@ -27,7 +27,7 @@ final class RpingClient {
                 ping(peer, ping);
             }
         } catch (RpingPeer.PeerDisconnected e) {
-            throw new UserError("the server " + server + " disconnected during ping " + ping, e);
+            throw new UserError(e.who("the server " + server) + " during ping " + ping + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw UserErrors.during("ping " + ping + " with " + server, e);
         } catch (InterruptedException e) {

@@ -1,6 +1,7 @@
 package io.extsock.examples;
 
 import io.extsock.verbs.Access;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
@@ -146,7 +147,7 @@ final class RpingPeer {
                 throw new SocketException("the peer sent nothing for " + STALL_SECONDS + " s");
             }
             if (completion.status() == CompletionStatus.FLUSHED) {
-                throw new PeerDisconnected();
+                throw new PeerDisconnected(completion);
             }
             if (!completion.isSuccess()) {
                 throw new SocketException(completion.opcode() + " failed: " + completion.status()
@@ -164,10 +165,32 @@ final class RpingPeer {
         }
     }
 
-    /** The connection ended: between pings, that is how an rping client says goodbye. */
+    /**
+     * The connection ended while we waited: the completion that says so was flushed. Its cause
+     * tells which end ended it: the peer (it closed or reset the connection, or sent a Terminate)
+     * or this side (it found the peer breaking a rule and sent a Terminate).
+     */
     static final class PeerDisconnected extends SocketException {
-        PeerDisconnected() {
-            super("the peer disconnected");
+        private final CompletionCause cause;
+
+        PeerDisconnected(WorkCompletion flushed) {
+            super(flushed.detail() != null ? flushed.detail() : "the connection ended");
+            this.cause = flushed.cause();
+        }
+
+        /** The peer closed or reset the connection: between pings, how an rping client says goodbye. */
+        boolean peerClosed() {
+            return cause.origin() == CompletionCause.Origin.CONNECTION_LOST;
+        }
+
+        /** Who ended the connection, to be followed by when and {@link #getMessage() why}. */
+        String who(String peer) {
+            return switch (cause.origin()) {
+                case TERMINATE_SENT -> "extsock ended the connection to " + peer + " with a Terminate";
+                case TERMINATE_RECEIVED -> peer + " ended the connection with a Terminate";
+                case CLOSED -> "the connection to " + peer + " was closed here";
+                default -> peer + " disconnected";
+            };
         }
     }
 }

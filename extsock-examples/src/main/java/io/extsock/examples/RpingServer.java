@@ -56,6 +56,9 @@ final class RpingServer {
                 try {
                     source = peer.receiveInfo();
                 } catch (RpingPeer.PeerDisconnected e) {
+                    if (!e.peerClosed()) {
+                        throw e;  // a Terminate either way is a failure, not the client's goodbye
+                    }
                     options.debug("server DISCONNECT EVENT from %s", client);
                     return;  // between pings: the client is done
                 }
@@ -78,7 +81,7 @@ final class RpingServer {
                 peer.goAhead();
             }
         } catch (RpingPeer.PeerDisconnected e) {
-            throw new UserError("the client " + client + " disconnected in the middle of a ping", e);
+            throw new UserError(e.who("the client " + client) + " in the middle of a ping: " + e.getMessage(), e);
         } catch (IOException e) {
             throw UserErrors.during("serving " + client, e);
         } catch (InterruptedException e) {
