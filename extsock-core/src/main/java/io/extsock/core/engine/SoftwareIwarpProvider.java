@@ -147,7 +147,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         verbs.setStreamsOwnSendsAndReceives(streams);
         SocketTransport stream;
         if (streams) {
-            IwarpStream iwarpStream = IwarpStream.start(queuePair, peerHello.streamReceiveBuffers(),
+            IwarpStream iwarpStream = IwarpStream.start(queuePair, connection, peerHello.streamReceiveBuffers(),
                     peerHello.streamBufferSize(), outcome.streamBytes(), connection.memory(), connection::close);
             connection.onEnd(iwarpStream::connectionEnded);
             stream = iwarpStream;

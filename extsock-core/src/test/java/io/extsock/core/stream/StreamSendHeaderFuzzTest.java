@@ -81,9 +81,10 @@ class StreamSendHeaderFuzzTest {
     @Test
     void aWriteAfterCreditsPastAnyWindowFails() throws Exception {
         QueuePair queuePair = queuePair();
-        StreamOutput output = new StreamOutput(queuePair, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE, () -> { });
-        output.connect(new StreamInput(queuePair, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
-                BUFFER_SIZE, new byte[0], output));
+        StreamOutput output = new StreamOutput(queuePair, NEVER_BLOCKS, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE,
+                () -> { });
+        output.connect(new StreamInput(queuePair, NEVER_BLOCKS, IwarpStream.RECEIVE_BUFFERS,
+                IwarpStream.MAX_RECEIVE_BUFFERS, BUFFER_SIZE, new byte[0], output));
         output.creditsReturned(StreamOutput.MAX_PEER_CREDITS - IwarpStream.RECEIVE_BUFFERS);
         assertTrue(queuePair.isConnected(), "a window of a whole receive queue is still one a peer can have");
         output.creditsReturned(1);
@@ -127,10 +128,10 @@ class StreamSendHeaderFuzzTest {
     private static void deliver(byte[] input, SplittableRandom random) throws Exception {
         QueuePair queuePair = queuePair();
         boolean[] connectionClosed = new boolean[1];
-        StreamOutput output = new StreamOutput(queuePair, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE,
+        StreamOutput output = new StreamOutput(queuePair, NEVER_BLOCKS, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE,
                 () -> connectionClosed[0] = true);
-        StreamInput stream = new StreamInput(queuePair, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
-                BUFFER_SIZE, new byte[0], output);
+        StreamInput stream = new StreamInput(queuePair, NEVER_BLOCKS, IwarpStream.RECEIVE_BUFFERS,
+                IwarpStream.MAX_RECEIVE_BUFFERS, BUFFER_SIZE, new byte[0], output);
         output.connect(stream);
         stream.postAll();
         ByteBuffer[] buffers = (ByteBuffer[]) field(StreamInput.class, "buffers").get(stream);
@@ -279,13 +280,15 @@ class StreamSendHeaderFuzzTest {
         }
     }
 
+    /** Stateless, so one serves every queue pair and stream here. */
+    private static final NeverBlocks NEVER_BLOCKS = new NeverBlocks();
+
     /** A queue pair with the engine's own pipeline, on a driver that never blocks. */
     private static QueuePair queuePair() {
         MpaAgreement agreement = new MpaAgreement(MpaRole.INITIATOR, 2, true, true, false, false, 16, 16, false,
                 Optional.empty(), PrivateData.EMPTY);
-        NeverBlocks driver = new NeverBlocks();
-        return new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, 65484), new MemoryRegistry(), driver,
-                driver, ConnectionCounters.unnamed());
+        return new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, 65484), new MemoryRegistry(),
+                NEVER_BLOCKS, NEVER_BLOCKS, ConnectionCounters.unnamed());
     }
 
     private static Field field(Class<?> type, String name) throws ReflectiveOperationException {

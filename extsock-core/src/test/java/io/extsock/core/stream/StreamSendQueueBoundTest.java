@@ -92,8 +92,8 @@ class StreamSendQueueBoundTest {
                     Optional.empty(), PrivateData.EMPTY);
             queuePair = new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, 65484),
                     new MemoryRegistry(), driver, driver, ConnectionCounters.unnamed());
-            output = new StreamOutput(queuePair, peerReceiveBuffers, BUFFER_SIZE, () -> { });
-            input = new StreamInput(queuePair, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
+            output = new StreamOutput(queuePair, driver, peerReceiveBuffers, BUFFER_SIZE, () -> { });
+            input = new StreamInput(queuePair, driver, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
                     BUFFER_SIZE, new byte[0], output);
             output.connect(input);
             input.postAll();
