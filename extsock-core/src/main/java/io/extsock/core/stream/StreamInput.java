@@ -9,7 +9,7 @@ import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.QueuePairClosedException;
 import io.extsock.core.verbs.WorkCompleter;
 import io.extsock.verbs.CompletionStatus;
-import io.extsock.verbs.WorkOpcode;
+import io.extsock.verbs.CompletionView;
 import io.extsock.internal.InterruptShield;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -176,10 +176,14 @@ final class StreamInput implements WorkCompleter {
         return octets >= (long) posted * (bufferSize - StreamHeader.LENGTH) / 8;
     }
 
-    /** A stream Send arrived in buffer {@code tag}, or the connection ended. */
     @Override
-    public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
-                         int invalidatedStag, String detail) {
+    public void complete(CompletionView completion) {
+        // Copied out first: the record is reused once this call starts another completion.
+        received(completion.tag(), completion.status(), completion.byteLength(), completion.detail());
+    }
+
+    /** A stream Send arrived in buffer {@code tag}, or the connection ended. */
+    private void received(long tag, CompletionStatus status, long length, String detail) {
         if (status == CompletionStatus.SUCCESS) {
             String violation = violationIn((int) tag, length);
             if (violation != null) {

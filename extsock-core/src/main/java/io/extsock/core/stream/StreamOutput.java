@@ -7,7 +7,7 @@ import io.extsock.core.verbs.WorkCompleter;
 import io.extsock.internal.InterruptShield;
 import io.extsock.internal.SocketErrors;
 import io.extsock.verbs.CompletionStatus;
-import io.extsock.verbs.WorkOpcode;
+import io.extsock.verbs.CompletionView;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketException;
@@ -301,10 +301,14 @@ final class StreamOutput implements WorkCompleter {
         }
     }
 
-    /** One of our stream Sends left (or the connection ended). */
     @Override
-    public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
-                         int invalidatedStag, String detail) {
+    public void complete(CompletionView completion) {
+        // Copied out first: the record is reused once this call starts another completion.
+        sent(completion.tag(), completion.status(), completion.byteLength(), completion.detail());
+    }
+
+    /** One of our stream Sends left (or the connection ended). */
+    private void sent(long tag, CompletionStatus status, long length, String detail) {
         boolean deferredCredits = false;
         synchronized (this) {
             String reason = status == CompletionStatus.SUCCESS ? null : detail != null ? detail : status.toString();

@@ -69,6 +69,8 @@ public final class QueuePair {
     /** The peer's Reads accepted and waiting for their response, and the IRD slots. */
     final InboundReads inboundReads = new InboundReads();
     private final WorkPools pools = new WorkPools(16);
+    /** Filled for each completion delivered under the lock (send queue, flushes). */
+    private final CompletionRecord completionUnderLock = new CompletionRecord();
     QueuePairState state = QueuePairState.CONNECTED;
     String failure;
     /** Why the connection ended, as a value, or null while it runs. */
@@ -125,18 +127,11 @@ public final class QueuePair {
     }
 
     /**
-     * Queues a Send, Write or Read for transmission.
+     * Queues a Send, Write or Read for transmission; with {@code transmitNow} false it waits for
+     * the next transmit, so that several requests go out in one gathering write.
      *
      * @throws QueuePairClosedException if the connection has ended
      * @throws IllegalStateException if {@link #SEND_QUEUE_DEPTH} requests are outstanding
-     */
-    void postSend(SendWork work) throws QueuePairClosedException {
-        postSend(work, true);
-    }
-
-    /**
-     * As {@link #postSend(SendWork)}; with {@code transmitNow} false the request waits for the
-     * next transmit, so that several requests go out in one gathering write.
      */
     void postSend(SendWork work, boolean transmitNow) throws QueuePairClosedException {
         synchronized (lock) {
@@ -290,20 +285,22 @@ public final class QueuePair {
         while ((head = inFlight.peek()) != null && head.done) {
             inFlight.poll();
             counters.completed(head.status);
-            head.completer.complete(head.tag, head.opcode, head.status, head.length, false, 0, head.detail,
-                    head.cause);
+            head.completer.complete(completionUnderLock.set(head.tag, head.opcode, head.status, head.length, false, 0,
+                    head.detail, head.cause));
             pools.recycle(head);
         }
     }
 
-    /** Completes a Receive (outside the lock: the completer may take its own). */
-    void complete(ReceiveWork work, WorkOpcode opcode, CompletionStatus status, long length,
-                  boolean solicited, int invalidated, String detail, CompletionCause cause) {
+    /**
+     * Completes a Receive (outside the lock: the completer may take its own); nothing if it
+     * was flushed already ({@code work} null).
+     */
+    void complete(ReceiveWork work, CompletionRecord completion) {
         if (work == null) {
             return;
         }
-        counters.completed(status);
-        work.completer.complete(work.tag, opcode, status, length, solicited, invalidated, detail, cause);
+        counters.completed(completion.status());
+        work.completer.complete(completion);
         synchronized (lock) {
             pools.recycle(work);
         }
@@ -384,7 +381,8 @@ public final class QueuePair {
         while ((work = receiveQueue.poll()) != null) {
             CompletionStatus status = first && work == receiving ? receiveStatus : CompletionStatus.FLUSHED;
             counters.completed(status);
-            work.completer.complete(work.tag, WorkOpcode.RECEIVE, status, 0, false, 0, reason, cause);
+            work.completer.complete(completionUnderLock.set(work.tag, WorkOpcode.RECEIVE, status, 0, false, 0, reason,
+                    cause));
             if (work != receiving) {
                 pools.recycle(work);  // not the one being filled: the receive side may be placing into it
             }

@@ -11,10 +11,12 @@ import io.extsock.core.fuzz.Mutator;
 import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.mpa.MpaRole;
 import io.extsock.core.mpa.PrivateData;
+import io.extsock.core.verbs.CompletionRecord;
 import io.extsock.core.verbs.ConnectionCounters;
 import io.extsock.core.verbs.InlineWait;
 import io.extsock.core.verbs.MemoryRegistry;
 import io.extsock.core.verbs.QueuePair;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 import java.io.ByteArrayOutputStream;
@@ -177,7 +179,7 @@ class StreamSendHeaderFuzzTest {
             assertTrue(posted[tag], "buffer " + tag + " was not posted");
             boolean breaks = breaksTheProtocol(message, finished, (int) credits.get(output));
             buffers[tag].clear().put(message);
-            stream.complete(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length, false, 0, null);
+            stream.complete(completion(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length, false, 0, null));
             if (breaks) {
                 failed = true;
                 posted[tag] = false;
@@ -275,8 +277,8 @@ class StreamSendHeaderFuzzTest {
         unframed.clear();
         Object work;
         while ((work = inFlight.poll()) != null) {
-            ((io.extsock.core.verbs.WorkCompleter) completer.get(work)).complete((long) tag.get(work),
-                    WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
+            ((io.extsock.core.verbs.WorkCompleter) completer.get(work)).complete(completion((long) tag.get(work),
+                    WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null));
         }
     }
 
@@ -315,5 +317,12 @@ class StreamSendHeaderFuzzTest {
         @Override
         public void wakeWaiters() {
         }
+    }
+
+    /** A completion with no cause, as the ring's callers fill one. */
+    private static CompletionRecord completion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
+                                               boolean solicited, int invalidatedStag, String detail) {
+        return new CompletionRecord().set(tag, opcode, status, byteLength, solicited, invalidatedStag, detail,
+                CompletionCause.NONE);
     }
 }
