@@ -8,7 +8,7 @@ import io.extsock.core.rdmap.PayloadViews;
 import io.extsock.core.rdmap.RdmapSegmentHeader;
 import io.extsock.core.rdmap.SegmentReader;
 import io.extsock.core.rdmap.SegmentSink;
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.terminate.ProtocolViolationException;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;

@@ -1,7 +1,7 @@
 package io.extsock.core.engine;
 
-import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpNegotiationException.Reason;
+import io.extsock.IwarpNegotiationException;
 import io.extsock.core.ddp.DdpConstants;
 import io.extsock.core.events.ExtsockEvents;
 import io.extsock.core.mpa.FpduFramer;
@@ -19,7 +19,7 @@ import io.extsock.core.mpa.ResponderDecision;
 import io.extsock.core.rdmap.MessageWriter;
 import io.extsock.core.rdmap.PayloadViews;
 import io.extsock.core.rdmap.TerminateHeader;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.TerminateCause;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;

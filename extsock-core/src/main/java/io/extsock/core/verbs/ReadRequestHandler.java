@@ -2,8 +2,8 @@ package io.extsock.core.verbs;
 
 import io.extsock.core.rdmap.RdmapSegmentHeader;
 import io.extsock.core.rdmap.ReadRequestHeader;
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 import java.nio.ByteBuffer;
 
 /**

@@ -10,7 +10,7 @@ import io.extsock.core.rdmap.MessageWriter;
 import io.extsock.core.rdmap.RdmapOpcode;
 import io.extsock.core.rdmap.ReadRequestHeader;
 import io.extsock.core.rdmap.TerminateHeader;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.TerminateCause;
 import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.MessageType;

@@ -11,7 +11,7 @@ import io.extsock.core.mpa.MpaSetupException;
 import io.extsock.core.rdmap.MessageWriter;
 import io.extsock.core.rdmap.PayloadViews;
 import io.extsock.core.rdmap.SegmentReader;
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.terminate.ProtocolViolationException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
