@@ -4,11 +4,10 @@ import io.extsock.core.mpa.FpduDeframer;
 import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.GatherWrite;
 import io.extsock.core.rdmap.MessageWriter;
-import io.extsock.core.rdmap.PayloadViews;
 import io.extsock.core.rdmap.RdmapSegmentHeader;
 import io.extsock.core.rdmap.SegmentReader;
 import io.extsock.core.rdmap.SegmentSink;
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.terminate.ProtocolViolationException;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
@@ -60,8 +59,7 @@ public class CodecThroughput {
     @Setup(Level.Trial)
     public void encode() {
         FpduFramer framer = new FpduFramer(true, false);
-        MessageWriter writer = new MessageWriter(framer, FpduFramer.maxUlpduLength(maxFpduSize, false),
-                PayloadViews.DUPLICATING);
+        MessageWriter writer = new MessageWriter(framer, FpduFramer.maxUlpduLength(maxFpduSize, false));
         GatherWrite gather = new GatherWrite(1024, 256 * 1024);
         ByteBuffer payload = ByteBuffer.allocateDirect(MESSAGE_BYTES);
         byte[] random = new byte[MESSAGE_BYTES];

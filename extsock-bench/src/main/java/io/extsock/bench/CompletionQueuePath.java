@@ -1,6 +1,8 @@
 package io.extsock.bench;
 
+import io.extsock.core.verbs.CompletionRecord;
 import io.extsock.core.verbs.CompletionRing;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionHandler;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.CompletionView;
@@ -79,6 +81,8 @@ public class CompletionQueuePath {
         final CompletionRing ring = new CompletionRing(64);
         final TagSum handler = new TagSum();
         final Keep keep = new Keep();
+        /** Reused for every add, as the queue pair reuses its own. */
+        final CompletionRecord completion = new CompletionRecord();
         long tag;
     }
 
@@ -116,12 +120,14 @@ public class CompletionQueuePath {
     @State(Scope.Thread)
     public static class Side {
         final TagSum handler = new TagSum();
+        final CompletionRecord completion = new CompletionRecord();
         long tag;
     }
 
     @Benchmark
     public long addPoll(OneThread state) {
-        state.ring.add(state.tag++, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 1448, false, 0, null);
+        state.ring.add(state.completion.set(state.tag++, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 1448,
+                false, 0, null, CompletionCause.NONE));
         state.ring.poll(state.handler, 1);
         return state.handler.sum;
     }
@@ -130,7 +136,8 @@ public class CompletionQueuePath {
     @OperationsPerInvocation(16)
     public long addPollBatch16(OneThread state) {
         for (int i = 0; i < 16; i++) {
-            state.ring.add(state.tag++, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 1448, false, 0, null);
+            state.ring.add(state.completion.set(state.tag++, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 1448,
+                    false, 0, null, CompletionCause.NONE));
         }
         state.ring.poll(state.handler, 16);
         return state.handler.sum;
@@ -138,7 +145,8 @@ public class CompletionQueuePath {
 
     @Benchmark
     public WorkCompletion addPollKept(OneThread state) {
-        state.ring.add(state.tag++, WorkOpcode.SEND, CompletionStatus.SUCCESS, 64, false, 0, null);
+        state.ring.add(state.completion.set(state.tag++, WorkOpcode.SEND, CompletionStatus.SUCCESS, 64,
+                false, 0, null, CompletionCause.NONE));
         state.ring.poll(state.keep, 1);
         return state.keep.kept;
     }
@@ -148,7 +156,8 @@ public class CompletionQueuePath {
     @Group("pingPong")
     @GroupThreads(1)
     public long ping(TwoThreads rings, Side side, Control control) {
-        rings.there.add(side.tag++, WorkOpcode.SEND, CompletionStatus.SUCCESS, 64, false, 0, null);
+        rings.there.add(side.completion.set(side.tag++, WorkOpcode.SEND, CompletionStatus.SUCCESS, 64,
+                false, 0, null, CompletionCause.NONE));
         return waitAndPoll(rings.back, side, control);
     }
 
@@ -158,7 +167,8 @@ public class CompletionQueuePath {
     @GroupThreads(1)
     public long pong(TwoThreads rings, Side side, Control control) {
         long sum = waitAndPoll(rings.there, side, control);
-        rings.back.add(side.tag++, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 64, false, 0, null);
+        rings.back.add(side.completion.set(side.tag++, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 64,
+                false, 0, null, CompletionCause.NONE));
         return sum;
     }
 

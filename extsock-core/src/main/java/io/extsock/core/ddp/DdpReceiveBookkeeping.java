@@ -1,6 +1,6 @@
 package io.extsock.core.ddp;
 
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.terminate.ProtocolViolationException;
 
 /**
  * All receive-side DDP state of one stream direction: the untagged queues and the tagged

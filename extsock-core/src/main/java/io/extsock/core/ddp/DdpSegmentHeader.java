@@ -16,8 +16,8 @@ import static io.extsock.core.ddp.DdpConstants.TAGGED_FLAG;
 import static io.extsock.core.ddp.DdpConstants.TAGGED_OFFSET_OFFSET;
 import static io.extsock.core.ddp.DdpConstants.VERSION_BITS;
 
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 import java.nio.ByteBuffer;
 
 /**

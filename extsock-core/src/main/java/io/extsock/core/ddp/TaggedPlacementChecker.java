@@ -1,7 +1,7 @@
 package io.extsock.core.ddp;
 
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 import java.util.Objects;
 
 /**

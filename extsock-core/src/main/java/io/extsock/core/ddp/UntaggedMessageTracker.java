@@ -4,8 +4,8 @@ import static io.extsock.core.ddp.DdpConstants.INITIAL_MSN;
 import static io.extsock.core.ddp.DdpConstants.MAX_MESSAGE_LENGTH;
 import static io.extsock.core.ddp.DdpConstants.QUEUE_COUNT;
 
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 import java.util.Arrays;
 
 /**

@@ -11,7 +11,7 @@
  * {@link io.extsock.core.ddp.DdpReceiveBookkeeping} checks it against the stream's state and
  * the buffers of the layer above, reached through {@link io.extsock.core.ddp.UntaggedBufferLookup}
  * and {@link io.extsock.core.ddp.TaggedBufferLookup}; only then may its payload be placed. Every
- * rejection is a {@link io.extsock.core.wire.ProtocolViolationException} naming the Terminate
+ * rejection is a {@link io.extsock.core.terminate.ProtocolViolationException} naming the Terminate
  * cause to send.
  *
  * <p>Everything on these paths reuses its objects and allocates nothing per segment.

@@ -1,7 +1,7 @@
 package io.extsock.core.engine;
 
-import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpNegotiationException.Reason;
+import io.extsock.IwarpNegotiationException;
 import io.extsock.core.ddp.DdpConstants;
 import io.extsock.core.events.ExtsockEvents;
 import io.extsock.core.mpa.FpduFramer;
@@ -17,9 +17,8 @@ import io.extsock.core.mpa.MpaPreferences;
 import io.extsock.core.mpa.MpaSetupException;
 import io.extsock.core.mpa.ResponderDecision;
 import io.extsock.core.rdmap.MessageWriter;
-import io.extsock.core.rdmap.PayloadViews;
 import io.extsock.core.rdmap.TerminateHeader;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.TerminateCause;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
@@ -212,7 +211,7 @@ final class MpaHandshake {
     private void sendTerminate(TerminateCause cause, boolean crc, boolean markers) {
         try {
             MessageWriter writer = new MessageWriter(new FpduFramer(crc, markers),
-                    FpduFramer.maxUlpduLength(1448, markers), PayloadViews.DUPLICATING);
+                    FpduFramer.maxUlpduLength(1448, markers));
             GatherWrite gather = new GatherWrite(8, 256);
             TerminateHeader terminate = new TerminateHeader().reset(cause);
             writer.startTerminate(DdpConstants.INITIAL_MSN, terminate);

@@ -8,7 +8,6 @@ import io.extsock.core.mpa.FpduDeframer;
 import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.rdmap.MessageWriter;
-import io.extsock.core.rdmap.PayloadViews;
 import io.extsock.core.rdmap.SegmentReader;
 import io.extsock.core.stream.IwarpStream;
 import io.extsock.core.stream.StreamUnavailable;
@@ -147,7 +146,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         verbs.setStreamsOwnSendsAndReceives(streams);
         SocketTransport stream;
         if (streams) {
-            IwarpStream iwarpStream = IwarpStream.start(queuePair, peerHello.streamReceiveBuffers(),
+            IwarpStream iwarpStream = IwarpStream.start(queuePair, connection, peerHello.streamReceiveBuffers(),
                     peerHello.streamBufferSize(), outcome.streamBytes(), connection.memory(), connection::close);
             connection.onEnd(iwarpStream::connectionEnded);
             stream = iwarpStream;
@@ -190,7 +189,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
     public static WirePipeline pipeline(MpaAgreement agreement, int maxFpduSize, ByteBuffer fpduHold) {
         FpduFramer framer = new FpduFramer(agreement.crc(), agreement.sendMarkers());
         MessageWriter writer = new MessageWriter(framer,
-                FpduFramer.maxUlpduLength(maxFpduSize, agreement.sendMarkers()), PayloadViews.DUPLICATING);
+                FpduFramer.maxUlpduLength(maxFpduSize, agreement.sendMarkers()));
         FpduDeframer deframer = new FpduDeframer(agreement.crc(), agreement.receiveMarkers());
         return new WirePipeline(writer, sink -> new SegmentReader(deframer, sink, fpduHold));
     }

@@ -26,8 +26,9 @@
  * builds each connection's codecs ({@code SoftwareIwarpProvider.pipeline}: the MPA framer under
  * the RDMAP/DDP writer, the MPA deframer under the segment reader) and hands them to the queue
  * pair as a {@code WirePipeline}, with {@link io.extsock.core.engine.Connection} as its driver
- * (transmit, close) and as the {@code InlineWait} the verbs layer's blocking calls wait through.
- * The queue pair assembles no codec and waits on nothing.
+ * (transmit, close) and as the {@code InlineWait} that the verbs layer's blocking calls and the
+ * socket stream's ({@code IwarpStream.start} is handed it) wait through. The queue pair
+ * assembles no codec and waits on nothing.
  *
  * <h2>Who owns what</h2>
  * <table>

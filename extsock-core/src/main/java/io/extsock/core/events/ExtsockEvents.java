@@ -2,8 +2,8 @@ package io.extsock.core.events;
 
 import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.rdmap.TerminateHeader;
-import io.extsock.core.wire.ErrorLayer;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ErrorLayer;
+import io.extsock.core.terminate.TerminateCause;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

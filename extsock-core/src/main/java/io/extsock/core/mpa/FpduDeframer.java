@@ -4,10 +4,10 @@ import static io.extsock.core.mpa.MpaConstants.CRC_FIELD;
 import static io.extsock.core.mpa.MpaConstants.MARKER_INTERVAL;
 import static io.extsock.core.mpa.MpaConstants.MARKER_LENGTH;
 import static io.extsock.core.mpa.MpaConstants.ULPDU_LENGTH_FIELD;
-import static io.extsock.core.wire.TerminateCause.LLP_MPA_CRC;
-import static io.extsock.core.wire.TerminateCause.LLP_MPA_MARKER;
+import static io.extsock.core.terminate.TerminateCause.LLP_MPA_CRC;
+import static io.extsock.core.terminate.TerminateCause.LLP_MPA_MARKER;
 
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.terminate.ProtocolViolationException;
 import java.nio.ByteBuffer;
 
 /**

@@ -1,6 +1,6 @@
 package io.extsock.core.mpa;
 
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.TerminateCause;
 import java.util.Objects;
 import java.util.Optional;
 

@@ -11,7 +11,7 @@ import static io.extsock.core.mpa.MpaConstants.PRIVATE_DATA_LENGTH_OFFSET;
 import static io.extsock.core.mpa.MpaConstants.REVISION_1;
 import static io.extsock.core.mpa.MpaConstants.REVISION_2;
 import static io.extsock.core.mpa.MpaConstants.REVISION_OFFSET;
-import static io.extsock.core.wire.TerminateCause.LLP_MPA_INVALID_REQUEST_REPLY;
+import static io.extsock.core.terminate.TerminateCause.LLP_MPA_INVALID_REQUEST_REPLY;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;

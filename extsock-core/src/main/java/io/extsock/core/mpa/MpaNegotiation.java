@@ -4,11 +4,11 @@ import static io.extsock.core.mpa.MpaConstants.FLAG_CRC;
 import static io.extsock.core.mpa.MpaConstants.FLAG_MARKERS;
 import static io.extsock.core.mpa.MpaConstants.FLAG_REJECT;
 import static io.extsock.core.mpa.MpaConstants.REVISION_2;
-import static io.extsock.core.wire.TerminateCause.LLP_MPA_INSUFFICIENT_IRD;
-import static io.extsock.core.wire.TerminateCause.LLP_MPA_INVALID_REQUEST_REPLY;
-import static io.extsock.core.wire.TerminateCause.LLP_MPA_NO_MATCHING_RTR;
+import static io.extsock.core.terminate.TerminateCause.LLP_MPA_INSUFFICIENT_IRD;
+import static io.extsock.core.terminate.TerminateCause.LLP_MPA_INVALID_REQUEST_REPLY;
+import static io.extsock.core.terminate.TerminateCause.LLP_MPA_NO_MATCHING_RTR;
 
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.TerminateCause;
 import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package io.extsock.core.mpa;
 
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 
 /** A peer's Request or Reply broke an MPA rule; carries the user-facing reason as well. */
 public class MpaSetupException extends ProtocolViolationException {

@@ -14,6 +14,6 @@
  * takes the stream apart so that ULPDU octets can be read straight into their destination.
  *
  * <p>Where the rules come from: {@link io.extsock.core.mpa.MpaConstants}. Where a peer breaks
- * one: a {@link io.extsock.core.wire.ProtocolViolationException} naming the Terminate cause.
+ * one: a {@link io.extsock.core.terminate.ProtocolViolationException} naming the Terminate cause.
  */
 package io.extsock.core.mpa;

@@ -41,8 +41,11 @@ public interface MessagePayload {
         }
     };
 
-    /** The remaining octets of {@code buffers[offset .. offset + count)}, viewed by {@code views}. */
-    static MessagePayload of(ByteBuffer[] buffers, int offset, int count, PayloadViews views) {
+    /**
+     * The remaining octets of {@code buffers[offset .. offset + count)}, each view a {@link
+     * ByteBuffer#duplicate()} (one small object per segment).
+     */
+    static MessagePayload of(ByteBuffer[] buffers, int offset, int count) {
         return new MessagePayload() {
             @Override
             public int pieces() {
@@ -57,7 +60,7 @@ public interface MessagePayload {
             @Override
             public ByteBuffer view(int piece, int from, int to) {
                 ByteBuffer source = buffers[offset + piece];
-                return views.view(source, source.position() + from, source.position() + to);
+                return source.duplicate().limit(source.position() + to).position(source.position() + from);
             }
         };
     }

@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
  * segments that fit the MULPDU (RFC 5041 section 5.2), each segment gets its DDP/RDMAP header
  * (RFC 5040 section 4) and is framed by MPA (RFC 5044 section 4) into a {@link GatherWrite}.
  * Payload octets are never copied: segments reference the application's buffers through
- * {@link PayloadViews}.
+ * views ({@link MessagePayload}).
  *
  * <pre>{@code
  * writer.startSend(RdmapOpcode.SEND, 0, msn, payload, 0, payload.length);
@@ -33,7 +33,6 @@ public final class MessageWriter {
 
     private final FpduFramer framer;
     private final DdpSegmenter segmenter;
-    private final PayloadViews views;
     private final ByteBuffer header = ByteBuffer.allocate(HEADER_CAPACITY);
     private final ByteBuffer[] segmentPayload = new ByteBuffer[PAYLOAD_SLICES_PER_SEGMENT];
 
@@ -47,12 +46,10 @@ public final class MessageWriter {
      * @param framer the framer of this direction
      * @param maxUlpduLength the MULPDU: the longest ULPDU one FPDU may carry (see {@link
      *     FpduFramer#maxUlpduLength})
-     * @param views how views are made of payloads given as ByteBuffer arrays
      */
-    public MessageWriter(FpduFramer framer, int maxUlpduLength, PayloadViews views) {
+    public MessageWriter(FpduFramer framer, int maxUlpduLength) {
         this.framer = framer;
         this.segmenter = new DdpSegmenter(maxUlpduLength);
-        this.views = views;
     }
 
     /** The longest ULPDU one FPDU carries. */
@@ -236,8 +233,8 @@ public final class MessageWriter {
         return slices;
     }
 
-    /** A payload given as buffers, viewed the way this writer was told to. */
+    /** A payload given as buffers. */
     private MessagePayload buffers(ByteBuffer[] buffers, int offset, int count) {
-        return MessagePayload.of(buffers, offset, count, views);
+        return MessagePayload.of(buffers, offset, count);
     }
 }

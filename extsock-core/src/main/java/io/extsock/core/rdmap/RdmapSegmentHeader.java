@@ -8,8 +8,8 @@ import static io.extsock.core.rdmap.RdmapConstants.VERSION_BITS;
 import static io.extsock.core.rdmap.RdmapConstants.VERSION_SHIFT;
 
 import io.extsock.core.ddp.DdpSegmentHeader;
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 import java.nio.ByteBuffer;
 
 /**

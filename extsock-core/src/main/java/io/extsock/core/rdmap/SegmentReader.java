@@ -2,8 +2,8 @@ package io.extsock.core.rdmap;
 
 import io.extsock.core.ddp.DdpConstants;
 import io.extsock.core.mpa.FpduDeframer;
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 import java.nio.ByteBuffer;
 
 /**

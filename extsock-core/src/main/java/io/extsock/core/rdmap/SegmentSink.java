@@ -1,6 +1,6 @@
 package io.extsock.core.rdmap;
 
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.terminate.ProtocolViolationException;
 import java.nio.ByteBuffer;
 
 /**

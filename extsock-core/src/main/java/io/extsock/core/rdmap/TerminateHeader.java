@@ -11,8 +11,8 @@ import static io.extsock.core.rdmap.RdmapConstants.TERMINATE_CONTROL_LENGTH;
 import io.extsock.core.ddp.DdpConstants;
 import io.extsock.core.ddp.DdpSegmentHeader;
 import io.extsock.core.ddp.NetworkOrder;
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 import java.nio.ByteBuffer;
 
 /**

@@ -1,6 +1,7 @@
 package io.extsock.core.stream;
 
 import io.extsock.core.memory.MemoryLease;
+import io.extsock.core.verbs.InlineWait;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.QueuePairClosedException;
 import io.extsock.spi.SocketTransport;
@@ -46,14 +47,16 @@ public final class IwarpStream implements SocketTransport {
      * Sets up the stream on a queue pair that has not started yet: posts the receive buffers so
      * that the peer's first Send finds one.
      *
+     * @param waiting the engine's wait, through which blocked reads and writes make progress
      * @param prefix bytes the peer wrote before the switch, to be read first
      * @param memory the connection's lease, for the receive buffers (it gives them back when closed)
      */
-    public static IwarpStream start(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize, byte[] prefix,
-                                    MemoryLease memory, Runnable closeConnection) throws QueuePairClosedException {
-        StreamOutput output = new StreamOutput(queuePair, peerReceiveBuffers, peerBufferSize, closeConnection);
-        StreamInput input = new StreamInput(queuePair, RECEIVE_BUFFERS, MAX_RECEIVE_BUFFERS, BUFFER_SIZE, prefix,
-                output, memory);
+    public static IwarpStream start(QueuePair queuePair, InlineWait waiting, int peerReceiveBuffers,
+                                    int peerBufferSize, byte[] prefix, MemoryLease memory, Runnable closeConnection)
+            throws QueuePairClosedException {
+        StreamOutput output = new StreamOutput(queuePair, waiting, peerReceiveBuffers, peerBufferSize, closeConnection);
+        StreamInput input = new StreamInput(queuePair, waiting, RECEIVE_BUFFERS, MAX_RECEIVE_BUFFERS, BUFFER_SIZE,
+                prefix, output, memory);
         output.connect(input);
         input.postAll();
         return new IwarpStream(input, output, closeConnection);

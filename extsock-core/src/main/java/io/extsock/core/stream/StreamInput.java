@@ -4,11 +4,12 @@ import io.extsock.core.events.ExtsockEvents;
 import io.extsock.core.memory.DirectBufferPool;
 import io.extsock.core.memory.MemoryBudget;
 import io.extsock.core.memory.MemoryLease;
+import io.extsock.core.verbs.InlineWait;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.QueuePairClosedException;
 import io.extsock.core.verbs.WorkCompleter;
 import io.extsock.verbs.CompletionStatus;
-import io.extsock.verbs.WorkOpcode;
+import io.extsock.verbs.CompletionView;
 import io.extsock.internal.InterruptShield;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -57,6 +58,8 @@ final class StreamInput implements WorkCompleter {
     private static final int SENDS_BETWEEN_REFUSED_GROWTHS = 1024;
 
     private final QueuePair queuePair;
+    /** The engine's wait: a blocked reader makes the connection progress while it waits. */
+    private final InlineWait waiting;
     private final ByteBuffer[] buffers;
     private final int bufferSize;
     /** Where the buffers come from; the connection gives them back once it is closed and quiet. */
@@ -95,9 +98,9 @@ final class StreamInput implements WorkCompleter {
     private boolean peerReset;
 
     /** With memory of its own (a pool of {@code bufferSize} blocks and no budget): for tests. */
-    StreamInput(QueuePair queuePair, int receiveBuffers, int maxReceiveBuffers, int bufferSize, byte[] prefix,
-                StreamOutput output) {
-        this(queuePair, receiveBuffers, maxReceiveBuffers, bufferSize, prefix, output,
+    StreamInput(QueuePair queuePair, InlineWait waiting, int receiveBuffers, int maxReceiveBuffers, int bufferSize,
+                byte[] prefix, StreamOutput output) {
+        this(queuePair, waiting, receiveBuffers, maxReceiveBuffers, bufferSize, prefix, output,
                 new DirectBufferPool(bufferSize, Long.MAX_VALUE).lease(null));
     }
 
@@ -106,12 +109,13 @@ final class StreamInput implements WorkCompleter {
      * @param maxReceiveBuffers how far the window may grow
      * @param memory the connection's lease; its blocks hold at least {@code bufferSize} octets
      */
-    StreamInput(QueuePair queuePair, int receiveBuffers, int maxReceiveBuffers, int bufferSize, byte[] prefix,
-                StreamOutput output, MemoryLease memory) {
+    StreamInput(QueuePair queuePair, InlineWait waiting, int receiveBuffers, int maxReceiveBuffers, int bufferSize,
+                byte[] prefix, StreamOutput output, MemoryLease memory) {
         if (receiveBuffers < 4 || maxReceiveBuffers < receiveBuffers) {
             throw new IllegalArgumentException("receive buffers " + receiveBuffers + ", at most " + maxReceiveBuffers);
         }
         this.queuePair = queuePair;
+        this.waiting = waiting;
         this.output = output;
         this.prefix = prefix.length > 0 ? prefix : null;
         this.bufferSize = bufferSize;
@@ -172,10 +176,14 @@ final class StreamInput implements WorkCompleter {
         return octets >= (long) posted * (bufferSize - StreamHeader.LENGTH) / 8;
     }
 
-    /** A stream Send arrived in buffer {@code tag}, or the connection ended. */
     @Override
-    public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
-                         int invalidatedStag, String detail) {
+    public void complete(CompletionView completion) {
+        // Copied out first: the record is reused once this call starts another completion.
+        received(completion.tag(), completion.status(), completion.byteLength(), completion.detail());
+    }
+
+    /** A stream Send arrived in buffer {@code tag}, or the connection ended. */
+    private void received(long tag, CompletionStatus status, long length, String detail) {
         if (status == CompletionStatus.SUCCESS) {
             String violation = violationIn((int) tag, length);
             if (violation != null) {
@@ -362,7 +370,7 @@ final class StreamInput implements WorkCompleter {
             // then look again; a virtual thread's wait ends on an interrupt, as a Socket's read on
             // a virtual thread does (the socket then closes: ChannelSocketImpl)
             boolean virtual = InterruptShield.currentIsVirtual();
-            if (!queuePair.await(this::readableOrEnded, remaining, virtual) && virtual
+            if (!waiting.await(this::readableOrEnded, remaining, virtual) && virtual
                     && Thread.currentThread().isInterrupted()) {
                 throw new InterruptedIOException("interrupted while reading");
             }
@@ -401,7 +409,7 @@ final class StreamInput implements WorkCompleter {
             }
             filledCount = 0;
         }
-        queuePair.wakeWaiters();  // a reader blocked on this connection now reads end of stream
+        waiting.wakeWaiters();  // a reader blocked on this connection now reads end of stream
         for (int index : release) {
             repost(index);
         }

@@ -1,12 +1,13 @@
 package io.extsock.core.stream;
 
+import io.extsock.core.verbs.InlineWait;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.QueuePairClosedException;
 import io.extsock.core.verbs.WorkCompleter;
 import io.extsock.internal.InterruptShield;
 import io.extsock.internal.SocketErrors;
 import io.extsock.verbs.CompletionStatus;
-import io.extsock.verbs.WorkOpcode;
+import io.extsock.verbs.CompletionView;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.SocketException;
@@ -34,6 +35,8 @@ final class StreamOutput implements WorkCompleter {
     private static final System.Logger LOG = System.getLogger(StreamOutput.class.getName());
 
     private final QueuePair queuePair;
+    /** The engine's wait: a blocked writer makes the connection progress while it waits. */
+    private final InlineWait waiting;
     private final int maxPayload;
     private final ReentrantLock writing = new ReentrantLock();
     private StreamInput input;
@@ -74,8 +77,10 @@ final class StreamOutput implements WorkCompleter {
      * @param closeConnection closes the connection at once, for a peer that breaks the stream
      *     protocol ({@link #peerViolated})
      */
-    StreamOutput(QueuePair queuePair, int peerReceiveBuffers, int peerBufferSize, Runnable closeConnection) {
+    StreamOutput(QueuePair queuePair, InlineWait waiting, int peerReceiveBuffers, int peerBufferSize,
+                 Runnable closeConnection) {
         this.queuePair = queuePair;
+        this.waiting = waiting;
         this.closeConnection = closeConnection;
         this.credits = peerReceiveBuffers;
         this.maxPayload = peerBufferSize - StreamHeader.LENGTH;
@@ -134,7 +139,7 @@ final class StreamOutput implements WorkCompleter {
             // The array must not be used after we return: wait until TCP has every byte. Like a
             // TCP write, this one succeeded once its bytes went out, even if the connection ended
             // just after (a credit update behind them may then be flushed: not this write's loss).
-            queuePair.await(this::dataSentOrClosed, 0, false);  // handed over already: a Socket would not block here
+            waiting.await(this::dataSentOrClosed, 0, false);  // handed over already: a Socket would not block here
             synchronized (this) {
                 if (closed) {
                     throw new SocketException("Socket closed");
@@ -191,7 +196,7 @@ final class StreamOutput implements WorkCompleter {
      */
     private void awaitInterruptibleOnVirtual(java.util.function.BooleanSupplier condition) throws IOException {
         boolean virtual = InterruptShield.currentIsVirtual();
-        if (!queuePair.await(condition, 0, virtual) && virtual && Thread.currentThread().isInterrupted()) {
+        if (!waiting.await(condition, 0, virtual) && virtual && Thread.currentThread().isInterrupted()) {
             throw new InterruptedIOException("interrupted while writing");
         }
     }
@@ -257,7 +262,7 @@ final class StreamOutput implements WorkCompleter {
         }
         queuePair.connectionLost(reason);
         closeConnection.run();
-        queuePair.wakeWaiters();
+        waiting.wakeWaiters();
     }
 
     /**
@@ -296,10 +301,14 @@ final class StreamOutput implements WorkCompleter {
         }
     }
 
-    /** One of our stream Sends left (or the connection ended). */
     @Override
-    public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
-                         int invalidatedStag, String detail) {
+    public void complete(CompletionView completion) {
+        // Copied out first: the record is reused once this call starts another completion.
+        sent(completion.tag(), completion.status(), completion.byteLength(), completion.detail());
+    }
+
+    /** One of our stream Sends left (or the connection ended). */
+    private void sent(long tag, CompletionStatus status, long length, String detail) {
         boolean deferredCredits = false;
         synchronized (this) {
             String reason = status == CompletionStatus.SUCCESS ? null : detail != null ? detail : status.toString();

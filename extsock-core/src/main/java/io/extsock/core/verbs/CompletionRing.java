@@ -85,7 +85,7 @@ public final class CompletionRing {
     private volatile long head;
 
     private final ReentrantLock consumerLock = new ReentrantLock();
-    private final CompletionFlyweight view = new CompletionFlyweight();
+    private final CompletionRecord view = new CompletionRecord();
 
     /** @param capacity completions the ring holds at least (rounded up to a power of two) */
     public CompletionRing(int capacity) {
@@ -109,22 +109,14 @@ public final class CompletionRing {
     }
 
     /**
-     * Adds a completion; safe from any number of threads at once.
+     * Adds a copy of a completion; safe from any number of threads at once.
      *
-     * @param detail for a failure, what went wrong; null on success
      * @return false, changing nothing, when {@link #capacity()} completions are unconsumed (the
      *     engine's admission control should make that impossible: see the class comment)
      */
-    public boolean add(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength, boolean solicited,
-                       int invalidatedStag, String detail) {
-        return add(tag, opcode, status, byteLength, solicited, invalidatedStag, detail, CompletionCause.NONE);
-    }
-
-    /** As above, with the failure's cause as a value ({@link CompletionCause#NONE} on success). */
-    public boolean add(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength, boolean solicited,
-                       int invalidatedStag, String detail, CompletionCause cause) {
-        Objects.requireNonNull(opcode, "opcode");
-        Objects.requireNonNull(status, "status");
+    public boolean add(CompletionView completion) {
+        WorkOpcode opcode = Objects.requireNonNull(completion.opcode(), "opcode");
+        CompletionStatus status = Objects.requireNonNull(completion.status(), "status");
         long position = tail;
         int index;
         while (true) {
@@ -141,14 +133,14 @@ public final class CompletionRing {
                 position = tail; // another producer claimed this position first
             }
         }
-        tags[index] = tag;
+        tags[index] = completion.tag();
         opcodes[index] = (byte) opcode.ordinal();
         statuses[index] = (byte) status.ordinal();
-        byteLengths[index] = byteLength;
-        this.solicited[index] = solicited;
-        invalidatedStags[index] = invalidatedStag;
-        details[index] = detail;
-        causes[index] = cause;
+        byteLengths[index] = completion.byteLength();
+        solicited[index] = completion.solicited();
+        invalidatedStags[index] = completion.invalidatedStag();
+        details[index] = completion.detail();
+        causes[index] = completion.cause();
         SEQUENCES.setRelease(sequences, index, position + 1);
         return true;
     }
@@ -225,7 +217,7 @@ public final class CompletionRing {
     }
 
     /** Copies the oldest completion into the view and frees its slot; false if there is none. Under the lock. */
-    private boolean consumeInto(CompletionFlyweight into) {
+    private boolean consumeInto(CompletionRecord into) {
         long position = head;
         int index = (int) position & mask;
         if ((long) SEQUENCES.getAcquire(sequences, index) != position + 1) {

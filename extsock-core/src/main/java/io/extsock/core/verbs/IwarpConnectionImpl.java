@@ -51,20 +51,10 @@ public final class IwarpConnectionImpl implements IwarpConnection {
         this.localAccess = new LocalAccessCheck(registry);
         this.ring = ring;
         this.completions = new InlineCompletionQueue(ring, waiting);
-        this.toCompletionQueue = new WorkCompleter() {
-            @Override
-            public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
-                                 int invalidated, String detail) {
-                complete(tag, opcode, status, length, solicited, invalidated, detail, CompletionCause.NONE);
-            }
-
-            @Override
-            public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length, boolean solicited,
-                                 int invalidated, String detail, CompletionCause cause) {
-                if (!ring.add(tag, opcode, status, length, solicited, invalidated, detail, cause)) {
-                    throw new IllegalStateException("completion queue overflow: the engine admitted more requests"
-                            + " than the queue holds");
-                }
+        this.toCompletionQueue = completion -> {
+            if (!ring.add(completion)) {
+                throw new IllegalStateException("completion queue overflow: the engine admitted more requests"
+                        + " than the queue holds");
             }
         };
         this.settings = settings;
@@ -134,20 +124,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
     public CompletableFuture<WorkCompletion> submit(WorkRequest request) {
         CompletableFuture<WorkCompletion> future = new InlineFuture<>(waiting);
         try {
-            post(request, new WorkCompleter() {
-                @Override
-                public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length,
-                                     boolean solicited, int invalidated, String detail) {
-                    complete(tag, opcode, status, length, solicited, invalidated, detail, CompletionCause.NONE);
-                }
-
-                @Override
-                public void complete(long tag, WorkOpcode opcode, CompletionStatus status, long length,
-                                     boolean solicited, int invalidated, String detail, CompletionCause cause) {
-                    future.complete(new WorkCompletion(tag, opcode, status, length, solicited, invalidated, detail,
-                            cause));
-                }
-            });
+            post(request, completion -> future.complete(WorkCompletion.of(completion)));
         } catch (IOException | RuntimeException e) {
             future.completeExceptionally(e);
         }
@@ -221,7 +198,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
         work.invalidate = request.isInvalidate();
         work.invalidateStag = request.invalidateStag();
         gather(work, request.sliceCount(), request::slice);
-        queuePair.postSend(work);
+        queuePair.postSend(work, true);
     }
 
     private void postWrite(WriteRequest request, WorkCompleter completer) throws IOException {
@@ -239,7 +216,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
             throw new IllegalArgumentException("an RDMA Write of " + work.length + " bytes does not fit its target "
                     + request.target());
         }
-        queuePair.postSend(work);
+        queuePair.postSend(work, true);
     }
 
     private void postRead(ReadRequest request, WorkCompleter completer) throws IOException {
@@ -267,7 +244,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
             work.sinkRegion = (RegisteredRegion) sink.region();
             work.sinkOffset = sink.offset();
         }
-        queuePair.postSend(work);
+        queuePair.postSend(work, true);
     }
 
     private void postReceive(ReceiveRequest request, WorkCompleter completer) throws IOException {
@@ -280,8 +257,10 @@ public final class IwarpConnectionImpl implements IwarpConnection {
             if (refused != null) {
                 work.clear();
                 queuePair.counters().completed(CompletionStatus.LOCAL_PROTECTION_ERROR);
-                completer.complete(request.tag(), WorkOpcode.RECEIVE, CompletionStatus.LOCAL_PROTECTION_ERROR, 0,
-                        false, 0, "receive buffer " + i + ": " + refused, CompletionCause.LOCAL_CHECK);
+                // Any thread posts, so this rare failure gets a record of its own.
+                completer.complete(new CompletionRecord().set(request.tag(), WorkOpcode.RECEIVE,
+                        CompletionStatus.LOCAL_PROTECTION_ERROR, 0, false, 0, "receive buffer " + i + ": " + refused,
+                        CompletionCause.LOCAL_CHECK));
                 return;
             }
             work.addPiece((RegisteredRegion) slice.region(), slice.offset(), slice.length());

@@ -1,6 +1,6 @@
 package io.extsock.core.verbs;
 
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.TerminateCause;
 import io.extsock.verbs.Access;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,7 +1,7 @@
 package io.extsock.core.verbs;
 
 import io.extsock.core.rdmap.RdmapSegmentHeader;
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.terminate.ProtocolViolationException;
 import java.nio.ByteBuffer;
 
 /**

@@ -4,7 +4,6 @@ import io.extsock.core.mpa.GatherWrite;
 import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.mpa.MpaRole;
 import io.extsock.core.rdmap.TerminateHeader;
-import io.extsock.core.wire.TerminateCause;
 import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
@@ -53,7 +52,6 @@ public final class QueuePair {
     final MpaAgreement agreement;
     final MemoryRegistry registry;
     final Driver driver;
-    private final InlineWait waiting;
     final ConnectionCounters counters;
     final TransmitSide transmitSide;
     final ReceiveSide receiveSide;
@@ -71,6 +69,8 @@ public final class QueuePair {
     /** The peer's Reads accepted and waiting for their response, and the IRD slots. */
     final InboundReads inboundReads = new InboundReads();
     private final WorkPools pools = new WorkPools(16);
+    /** Filled for each completion delivered under the lock (send queue, flushes). */
+    private final CompletionRecord completionUnderLock = new CompletionRecord();
     QueuePairState state = QueuePairState.CONNECTED;
     String failure;
     /** Why the connection ended, as a value, or null while it runs. */
@@ -81,7 +81,7 @@ public final class QueuePair {
 
     /**
      * @param pipeline the codecs, built by the engine for this connection's agreement
-     * @param waiting the engine's wait, for the stream package's blocking calls
+     * @param waiting the engine's wait, which the region fence waits through
      * @param counters where this connection's counts go (and the names of its ends)
      */
     public QueuePair(MpaAgreement agreement, WirePipeline pipeline, MemoryRegistry registry, Driver driver,
@@ -90,7 +90,6 @@ public final class QueuePair {
         this.agreement = agreement;
         this.registry = registry;
         this.driver = driver;
-        this.waiting = waiting;
         // RFC 5044 section 7.1: a responder may not send before the initiator's first FPDU
         // arrives; RFC 6581 section 4: in peer-to-peer mode the initiator sends that FPDU, the RTR.
         this.transmitGateOpen = agreement.role() == MpaRole.INITIATOR || !agreement.waitsForPeerFirstFpdu();
@@ -128,18 +127,11 @@ public final class QueuePair {
     }
 
     /**
-     * Queues a Send, Write or Read for transmission.
+     * Queues a Send, Write or Read for transmission; with {@code transmitNow} false it waits for
+     * the next transmit, so that several requests go out in one gathering write.
      *
      * @throws QueuePairClosedException if the connection has ended
      * @throws IllegalStateException if {@link #SEND_QUEUE_DEPTH} requests are outstanding
-     */
-    void postSend(SendWork work) throws QueuePairClosedException {
-        postSend(work, true);
-    }
-
-    /**
-     * As {@link #postSend(SendWork)}; with {@code transmitNow} false the request waits for the
-     * next transmit, so that several requests go out in one gathering write.
      */
     void postSend(SendWork work, boolean transmitNow) throws QueuePairClosedException {
         synchronized (lock) {
@@ -223,20 +215,6 @@ public final class QueuePair {
         postReceive(work);
     }
 
-    /**
-     * The engine's wait ({@link InlineWait#await}), for the stream package only: it reaches the
-     * engine through the queue pair until it is handed the {@link InlineWait} itself. The verbs
-     * layer waits through its {@link InlineWait} directly.
-     */
-    public boolean await(java.util.function.BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
-        return waiting.await(condition, timeoutNanos, interruptible);
-    }
-
-    /** {@link InlineWait#wakeWaiters}, for the stream package only (see {@link #await}). */
-    public void wakeWaiters() {
-        waiting.wakeWaiters();
-    }
-
     /** Whether the connection still accepts work. */
     public boolean isConnected() {
         synchronized (lock) {
@@ -260,36 +238,20 @@ public final class QueuePair {
 
     // =====================================================================================
     // The two sides, as the engine drives them: TransmitSide's methods by the holder of the
-    // transmit lock, ReceiveSide's by the holder of the receive lock
+    // transmit lock, ReceiveSide's by the holder of the receive lock. Each side announces its
+    // calls to the region fence (see RegionFence).
     // =====================================================================================
 
-    // Each call is announced to the region fence, for deregistration (see RegionFence).
-
     public boolean frame(GatherWrite out) {
-        registry.fence().enterTransmit();
-        try {
-            return transmitSide.frame(out);
-        } finally {
-            registry.fence().leaveTransmit();
-        }
+        return transmitSide.frame(out);
     }
 
     public void transmitted() {
-        registry.fence().enterTransmit();
-        try {
-            transmitSide.transmitted();
-        } finally {
-            registry.fence().leaveTransmit();
-        }
+        transmitSide.transmitted();
     }
 
     public void transmitAborted(String reason) {
-        registry.fence().enterTransmit();
-        try {
-            transmitSide.transmitAborted(reason);
-        } finally {
-            registry.fence().leaveTransmit();
-        }
+        transmitSide.transmitAborted(reason);
     }
 
     public boolean hasTransmitWork() {
@@ -297,29 +259,12 @@ public final class QueuePair {
     }
 
     public void receive(ByteBuffer staged) {
-        registry.fence().enterReceive();
-        try {
-            receiveSide.dropDeadDestination();
-            receiveSide.receive(staged);
-        } finally {
-            registry.fence().leaveReceive();
-        }
+        receiveSide.receive(staged);
     }
 
-    /**
-     * Payload octets that may be read from the socket straight into {@link #directTarget()}. A
-     * positive answer leaves the fence expecting that read (until the next call here).
-     */
+    /** Payload octets that may be read from the socket straight into {@link #directTarget()}. */
     public int directCapacity() {
-        registry.fence().enterReceive();
-        receiveSide.dropDeadDestination();
-        int capacity = receiveSide.directCapacity();
-        if (capacity > 0) {
-            registry.fence().directReadMayFollow();
-        } else {
-            registry.fence().leaveReceive();
-        }
-        return capacity;
+        return receiveSide.directCapacity();
     }
 
     public ByteBuffer directTarget() {
@@ -327,30 +272,7 @@ public final class QueuePair {
     }
 
     public void placedDirectly(int count) {
-        registry.fence().enterReceive();
-        try {
-            receiveSide.placedDirectly(count);
-        } finally {
-            registry.fence().leaveReceive();
-        }
-    }
-
-    // =====================================================================================
-    // Inbound Reads (IRD): claimed by the Read Request handler, released by the transmit side
-    // =====================================================================================
-
-    /** Whether a Read Request may be accepted now (RFC 5040 section 5.2: at most IRD at once). */
-    boolean inboundReadSlotFree() {
-        synchronized (lock) {
-            return inboundReads.slotFree(Math.max(agreement.ird(), receiveSide.rtrReadAllowance()));
-        }
-    }
-
-    /** Takes an inbound Read slot: the Read Request handler's, after DDP found one free. */
-    void claimInboundReadSlot() {
-        synchronized (lock) {
-            inboundReads.claimSlot();
-        }
+        receiveSide.placedDirectly(count);
     }
 
     // =====================================================================================
@@ -363,20 +285,22 @@ public final class QueuePair {
         while ((head = inFlight.peek()) != null && head.done) {
             inFlight.poll();
             counters.completed(head.status);
-            head.completer.complete(head.tag, head.opcode, head.status, head.length, false, 0, head.detail,
-                    head.cause);
+            head.completer.complete(completionUnderLock.set(head.tag, head.opcode, head.status, head.length, false, 0,
+                    head.detail, head.cause));
             pools.recycle(head);
         }
     }
 
-    /** Completes a Receive (outside the lock: the completer may take its own). */
-    void complete(ReceiveWork work, WorkOpcode opcode, CompletionStatus status, long length,
-                  boolean solicited, int invalidated, String detail, CompletionCause cause) {
+    /**
+     * Completes a Receive (outside the lock: the completer may take its own); nothing if it
+     * was flushed already ({@code work} null).
+     */
+    void complete(ReceiveWork work, CompletionRecord completion) {
         if (work == null) {
             return;
         }
-        counters.completed(status);
-        work.completer.complete(work.tag, opcode, status, length, solicited, invalidated, detail, cause);
+        counters.completed(completion.status());
+        work.completer.complete(completion);
         synchronized (lock) {
             pools.recycle(work);
         }
@@ -407,30 +331,9 @@ public final class QueuePair {
         }
     }
 
-    /**
-     * A Terminate that cannot wait for the receive side (a Read Response's source died before
-     * it was framed): queue it and end. Under the lock; the transmit side frames it next.
-     */
-    void terminateFromTransmitSide(TerminateCause cause, String reason) {
-        terminateToSend = new TerminateHeader().reset(cause);
-        end(reason, CompletionCause.terminateSent(cause.layer().wireValue(), cause.errorType(), cause.errorCode()),
-                CompletionStatus.FLUSHED, null, null);
-    }
-
-    /**
-     * The peer closed TCP. Between FPDUs that is how a connection ends; inside one it cut the
-     * stream short, which the peer is told by a Terminate (RFC 5044 section 8: TCP connection
-     * closed, terminated or lost), so that its own work ends now rather than waiting on us.
-     *
-     * @return whether a Terminate is on its way (the driver is asked to close once it went)
-     */
+    /** The peer closed TCP: a Terminate if that cut an FPDU ({@link ReceiveSide#peerClosedMidFpdu}). */
     public boolean peerClosedMidFpdu() {
-        if (receiveSide.betweenFpdus()) {
-            return false;
-        }
-        terminateLocally(new TerminateHeader().reset(TerminateCause.LLP_TCP_STREAM_LOST),
-                "the peer closed TCP in the middle of an FPDU", CompletionStatus.FLUSHED);
-        return true;
+        return receiveSide.peerClosedMidFpdu();
     }
 
     /** The connection broke under us (reset, end of stream, I/O error). */
@@ -483,7 +386,8 @@ public final class QueuePair {
         while ((work = receiveQueue.poll()) != null) {
             CompletionStatus status = first && work == receiving ? receiveStatus : CompletionStatus.FLUSHED;
             counters.completed(status);
-            work.completer.complete(work.tag, WorkOpcode.RECEIVE, status, 0, false, 0, reason, cause);
+            work.completer.complete(completionUnderLock.set(work.tag, WorkOpcode.RECEIVE, status, 0, false, 0, reason,
+                    cause));
             if (work != receiving) {
                 pools.recycle(work);  // not the one being filled: the receive side may be placing into it
             }

@@ -2,8 +2,8 @@ package io.extsock.core.verbs;
 
 import io.extsock.core.rdmap.RdmapSegmentHeader;
 import io.extsock.core.rdmap.ReadRequestHeader;
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 import java.nio.ByteBuffer;
 
 /**
@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
  * one place that claims an inbound Read slot (IRD), checks the source the peer names (STag,
  * remote-read right, bounds: RFC 5040 section 4.4, RFC 5042) and queues the response for the
  * transmit side. DDP already refused the request if no slot was free (its untagged buffer
- * lookup on queue 1 asks {@link QueuePair#inboundReadSlotFree}).
+ * lookup on queue 1 asks {@link ReceiveSide} whether one is).
  */
 final class ReadRequestHandler implements OpcodeHandler {
 
@@ -28,7 +28,9 @@ final class ReadRequestHandler implements OpcodeHandler {
     @Override
     public ByteBuffer segmentStarted(RdmapSegmentHeader header) throws ProtocolViolationException {
         requestAccepted = false;
-        qp.claimInboundReadSlot();
+        synchronized (qp.lock) {
+            qp.inboundReads.claimSlot();
+        }
         checkSource(header.readRequest());
         accepted.copyFrom(header.readRequest());
         requestAccepted = true;

@@ -12,9 +12,9 @@ import io.extsock.core.rdmap.RdmapSegmentHeader;
 import io.extsock.core.rdmap.SegmentReader;
 import io.extsock.core.rdmap.SegmentSink;
 import io.extsock.core.rdmap.TerminateHeader;
-import io.extsock.core.wire.ErrorLayer;
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ErrorLayer;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.MessageType;
 import java.nio.ByteBuffer;
@@ -75,30 +75,59 @@ final class ReceiveSide implements SegmentSink {
      * after either the stream is over, so everything that follows is dropped (RFC 5041 section 7.1).
      */
     void receive(ByteBuffer staged) {
-        if (stopped) {
-            staged.position(staged.limit());
-            return;
-        }
+        qp.registry.fence().enterReceive();  // each call is announced to the region fence, for deregistration
         try {
-            try {
-                reader.read(staged);
-            } catch (ProtocolViolationException e) {
-                stop(staged);
-                protocolViolation(e);
+            dropDeadDestination();
+            if (stopped) {
+                staged.position(staged.limit());
+                return;
             }
-        } catch (RuntimeException | AssertionError bug) {
-            stop(staged);
-            internalFailure(bug);
+            try {
+                try {
+                    reader.read(staged);
+                } catch (ProtocolViolationException e) {
+                    stop(staged);
+                    protocolViolation(e);
+                }
+            } catch (RuntimeException | AssertionError bug) {
+                stop(staged);
+                internalFailure(bug);
+            }
+        } finally {
+            qp.registry.fence().leaveReceive();
         }
     }
 
-    /** Whether the octets received so far end where an FPDU ended. */
-    boolean betweenFpdus() {
-        return reader.betweenFpdus();
+    /**
+     * The peer closed TCP. Between FPDUs that is how a connection ends; inside one it cut the
+     * stream short, which the peer is told by a Terminate (RFC 5044 section 8: TCP connection
+     * closed, terminated or lost), so that its own work ends now rather than waiting on us.
+     *
+     * @return whether a Terminate is on its way (the driver is asked to close once it went)
+     */
+    boolean peerClosedMidFpdu() {
+        if (reader.betweenFpdus()) {
+            return false;
+        }
+        qp.terminateLocally(new TerminateHeader().reset(TerminateCause.LLP_TCP_STREAM_LOST),
+                "the peer closed TCP in the middle of an FPDU", CompletionStatus.FLUSHED);
+        return true;
     }
 
+    /**
+     * Payload octets that may be read from the socket straight into {@link #directTarget()}. A
+     * positive answer leaves the fence expecting that read (until the next call here).
+     */
     int directCapacity() {
-        return stopped ? 0 : reader.directCapacity();
+        qp.registry.fence().enterReceive();
+        dropDeadDestination();
+        int capacity = stopped ? 0 : reader.directCapacity();
+        if (capacity > 0) {
+            qp.registry.fence().directReadMayFollow();
+        } else {
+            qp.registry.fence().leaveReceive();
+        }
+        return capacity;
     }
 
     ByteBuffer directTarget() {
@@ -106,14 +135,26 @@ final class ReceiveSide implements SegmentSink {
     }
 
     void placedDirectly(int count) {
-        if (stopped) {
-            return;
-        }
+        qp.registry.fence().enterReceive();
         try {
-            reader.placedDirectly(count);
-        } catch (RuntimeException | AssertionError bug) {
-            stop(null);
-            internalFailure(bug);
+            if (stopped) {
+                return;
+            }
+            try {
+                reader.placedDirectly(count);
+            } catch (RuntimeException | AssertionError bug) {
+                stop(null);
+                internalFailure(bug);
+            }
+        } finally {
+            qp.registry.fence().leaveReceive();
+        }
+    }
+
+    /** Whether a Read Request may be accepted now (RFC 5040 section 5.2: at most IRD at once). */
+    private boolean inboundReadSlotFree() {
+        synchronized (qp.lock) {
+            return qp.inboundReads.slotFree(Math.max(qp.agreement.ird(), rtrReadAllowance()));
         }
     }
 
@@ -267,7 +308,7 @@ final class ReceiveSide implements SegmentSink {
                 case DdpConstants.QN_READ_REQUEST:
                     // RFC 5040 section 5.2: at most IRD Read Requests are served at once; the
                     // Read Request handler claims the slot.
-                    return qp.inboundReadSlotFree() ? RdmapConstants.READ_REQUEST_HEADER_LENGTH : NO_BUFFER;
+                    return inboundReadSlotFree() ? RdmapConstants.READ_REQUEST_HEADER_LENGTH : NO_BUFFER;
                 case DdpConstants.QN_TERMINATE:
                     return TERMINATE_QUEUE_CAPACITY;
                 default:

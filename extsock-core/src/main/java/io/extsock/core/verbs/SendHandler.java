@@ -4,8 +4,8 @@ import io.extsock.core.ddp.DdpReceiveBookkeeping;
 import io.extsock.core.mpa.MpaRole;
 import io.extsock.core.mpa.RtrKind;
 import io.extsock.core.rdmap.RdmapSegmentHeader;
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
@@ -22,6 +22,8 @@ final class SendHandler implements OpcodeHandler {
 
     private final QueuePair qp;
     private final DdpReceiveBookkeeping bookkeeping;
+    /** Filled for each Receive this side completes (the receive lock holder's alone). */
+    private final CompletionRecord completion = new CompletionRecord();
     /**
      * The Receive being filled. Written by the receive side under the lock, so that the flush
      * (under the lock) knows it; never changed by the flush, which leaves this entry out of the
@@ -132,20 +134,22 @@ final class SendHandler implements OpcodeHandler {
             done = qp.state == QueuePairState.CONNECTED ? qp.receiveQueue.poll() : null;  // else flushed
             receiving = null;
         }
+        long tag = done != null ? done.tag : 0;
         int invalidated = 0;
         if (header.opcode().invalidatesStag()) {
             invalidated = header.invalidateStag();
             TerminateCause refused = qp.registry.invalidate(invalidated);
             if (refused != null) {
-                qp.complete(done, WorkOpcode.RECEIVE, CompletionStatus.REMOTE_OPERATION_ERROR, length, false, 0,
-                        String.format("the peer's Send with Invalidate named STag 0x%08x, which cannot be invalidated",
-                                invalidated), CompletionCause.terminateSent(refused.layer().wireValue(),
-                                refused.errorType(), refused.errorCode()));
+                qp.complete(done, completion.set(tag, WorkOpcode.RECEIVE, CompletionStatus.REMOTE_OPERATION_ERROR,
+                        length, false, 0, String.format("the peer's Send with Invalidate named STag 0x%08x, which"
+                                + " cannot be invalidated", invalidated),
+                        CompletionCause.terminateSent(refused.layer().wireValue(), refused.errorType(),
+                                refused.errorCode())));
                 throw new ProtocolViolationException(refused, String.format(
                         "Send with Invalidate of STag 0x%08x, which this connection cannot invalidate", invalidated));
             }
         }
-        qp.complete(done, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length, header.opcode().solicitedEvent(),
-                invalidated, null, CompletionCause.NONE);
+        qp.complete(done, completion.set(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length,
+                header.opcode().solicitedEvent(), invalidated, null, CompletionCause.NONE));
     }
 }

@@ -10,7 +10,7 @@ import io.extsock.core.rdmap.MessageWriter;
 import io.extsock.core.rdmap.RdmapOpcode;
 import io.extsock.core.rdmap.ReadRequestHeader;
 import io.extsock.core.rdmap.TerminateHeader;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.TerminateCause;
 import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.MessageType;
@@ -60,6 +60,15 @@ final class TransmitSide {
      * @return whether anything was framed
      */
     boolean frame(GatherWrite out) {
+        qp.registry.fence().enterTransmit();  // each call is announced to the region fence, for deregistration
+        try {
+            return frameUnfenced(out);
+        } finally {
+            qp.registry.fence().leaveTransmit();
+        }
+    }
+
+    private boolean frameUnfenced(GatherWrite out) {
         boolean framed = false;
         while (true) {
             if (writer.inProgress()) {
@@ -84,6 +93,15 @@ final class TransmitSide {
 
     /** The gathering write that {@link #frame} filled went out whole. */
     void transmitted() {
+        qp.registry.fence().enterTransmit();
+        try {
+            transmittedUnfenced();
+        } finally {
+            qp.registry.fence().leaveTransmit();
+        }
+    }
+
+    private void transmittedUnfenced() {
         boolean closeNow = false;
         lentViews.returnAll();  // the write is out: its views go back to their regions
         synchronized (qp.lock) {
@@ -107,14 +125,19 @@ final class TransmitSide {
      * broke or closed): the requests whose last bytes were in it are flushed.
      */
     void transmitAborted(String reason) {
-        lentViews.returnAll();
-        synchronized (qp.lock) {
-            for (SendWork work : lastSegmentInGather) {
-                work.finish(CompletionStatus.FLUSHED, reason != null ? reason : qp.failure,
-                        qp.failureCause != null ? qp.failureCause : CompletionCause.CONNECTION_LOST);
+        qp.registry.fence().enterTransmit();
+        try {
+            lentViews.returnAll();
+            synchronized (qp.lock) {
+                for (SendWork work : lastSegmentInGather) {
+                    work.finish(CompletionStatus.FLUSHED, reason != null ? reason : qp.failure,
+                            qp.failureCause != null ? qp.failureCause : CompletionCause.CONNECTION_LOST);
+                }
+                lastSegmentInGather.clear();
+                qp.deliverSendCompletions();
             }
-            lastSegmentInGather.clear();
-            qp.deliverSendCompletions();
+        } finally {
+            qp.registry.fence().leaveTransmit();
         }
     }
 
@@ -195,7 +218,10 @@ final class TransmitSide {
             String reason = "terminated by this side: " + ReadSourceCheck.describe(refused, read.sourceStag,
                     read.sourceTaggedOffset, read.size) + " (the region was deregistered before the response)";
             qp.inboundReads.release(read);
-            qp.terminateFromTransmitSide(refused, reason);
+            // It cannot wait for the receive side: queue it and end; it is framed next.
+            qp.terminateToSend = new TerminateHeader().reset(refused);
+            qp.end(reason, CompletionCause.terminateSent(refused.layer().wireValue(), refused.errorType(),
+                    refused.errorCode()), CompletionStatus.FLUSHED, null, null);
             return false;
         }
         read.source = source;

@@ -1,8 +1,6 @@
 package io.extsock.core.verbs;
 
-import io.extsock.verbs.CompletionCause;
-import io.extsock.verbs.CompletionStatus;
-import io.extsock.verbs.WorkOpcode;
+import io.extsock.verbs.CompletionView;
 
 /**
  * Where the completion of one work request goes: the connection's completion queue, a
@@ -11,15 +9,6 @@ import io.extsock.verbs.WorkOpcode;
  */
 public interface WorkCompleter {
 
-    void complete(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength, boolean solicited,
-                  int invalidatedStag, String detail);
-
-    /**
-     * As above, with the failure's cause as a value; the queue pair calls this one. Completers
-     * that keep no cause (the stream's) need not override it.
-     */
-    default void complete(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength, boolean solicited,
-                          int invalidatedStag, String detail, CompletionCause cause) {
-        complete(tag, opcode, status, byteLength, solicited, invalidatedStag, detail);
-    }
+    /** @param completion valid during this call only: read what you need before anything else */
+    void complete(CompletionView completion);
 }

@@ -1,6 +1,6 @@
 package io.extsock.core.ddp;
 
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.terminate.ProtocolViolationException;
 import java.nio.ByteBuffer;
 
 /** Builds parsed DDP segment headers for bookkeeping tests: encoder, then parser. */

@@ -1,6 +1,6 @@
 package io.extsock.core.fuzz;
 
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.terminate.ProtocolViolationException;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
 

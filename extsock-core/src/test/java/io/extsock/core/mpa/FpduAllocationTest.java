@@ -3,7 +3,8 @@ package io.extsock.core.mpa;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.ThreadAllocations;
+import io.extsock.core.terminate.ProtocolViolationException;
 import java.lang.invoke.MethodHandle;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -11,7 +12,6 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import io.extsock.core.ThreadAllocations;
 
 /**
  * Steady-state framing and deframing allocate nothing per FPDU, as counted by

@@ -1,12 +1,12 @@
 package io.extsock.core.mpa;
 
-import static io.extsock.core.wire.TerminateCause.LLP_MPA_CRC;
-import static io.extsock.core.wire.TerminateCause.LLP_MPA_MARKER;
+import static io.extsock.core.terminate.TerminateCause.LLP_MPA_CRC;
+import static io.extsock.core.terminate.TerminateCause.LLP_MPA_MARKER;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -14,14 +14,14 @@ import static io.extsock.core.mpa.FpduFramerTest.RPING_PAYLOAD;
 import static io.extsock.core.mpa.FpduFramerTest.SEND_HEADER;
 import static io.extsock.core.mpa.FpduFramerTest.SIW_ACCEPTED_FPDU;
 import static io.extsock.core.mpa.FpduFramerTest.counting;
-import static io.extsock.core.wire.TerminateCause.LLP_MPA_CRC;
-import static io.extsock.core.wire.TerminateCause.LLP_MPA_MARKER;
+import static io.extsock.core.terminate.TerminateCause.LLP_MPA_CRC;
+import static io.extsock.core.terminate.TerminateCause.LLP_MPA_MARKER;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.terminate.ProtocolViolationException;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.extsock.core.mpa;
 
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.terminate.ProtocolViolationException;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.extsock.core.mpa;
 import static io.extsock.core.mpa.Bytes.ascii;
 import static io.extsock.core.mpa.Bytes.concat;
 import static io.extsock.core.mpa.Bytes.hex;
-import static io.extsock.core.wire.TerminateCause.LLP_MPA_INVALID_REQUEST_REPLY;
+import static io.extsock.core.terminate.TerminateCause.LLP_MPA_INVALID_REQUEST_REPLY;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;

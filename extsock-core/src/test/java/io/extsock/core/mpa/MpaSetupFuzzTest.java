@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.core.ThreadAllocations;
 import io.extsock.core.fuzz.Fuzz;
-import io.extsock.core.fuzz.Mutator;
 import io.extsock.core.fuzz.Mutator.Field;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.fuzz.Mutator;
+import io.extsock.core.terminate.TerminateCause;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import java.util.Set;

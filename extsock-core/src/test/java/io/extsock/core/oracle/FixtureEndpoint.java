@@ -9,9 +9,8 @@ import io.extsock.core.mpa.MpaFrameParser;
 import io.extsock.core.mpa.MpaFrameType;
 import io.extsock.core.mpa.MpaSetupException;
 import io.extsock.core.rdmap.MessageWriter;
-import io.extsock.core.rdmap.PayloadViews;
 import io.extsock.core.rdmap.SegmentReader;
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.terminate.ProtocolViolationException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -68,8 +67,7 @@ final class FixtureEndpoint {
     /** Switches to full operation with what negotiation agreed. */
     void fullOperation(MpaAgreement agreement, int maxFpduSize, boolean oneFpduPerSegment) {
         FpduFramer framer = new FpduFramer(agreement.crc(), agreement.sendMarkers());
-        writer = new MessageWriter(framer, FpduFramer.maxUlpduLength(maxFpduSize, agreement.sendMarkers()),
-                PayloadViews.DUPLICATING);
+        writer = new MessageWriter(framer, FpduFramer.maxUlpduLength(maxFpduSize, agreement.sendMarkers()));
         reader = new SegmentReader(new FpduDeframer(agreement.crc(), agreement.receiveMarkers()), received);
         this.oneFpduPerSegment = oneFpduPerSegment;
     }

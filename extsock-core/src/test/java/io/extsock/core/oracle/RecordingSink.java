@@ -4,7 +4,7 @@ import io.extsock.core.rdmap.RdmapOpcode;
 import io.extsock.core.rdmap.RdmapSegmentHeader;
 import io.extsock.core.rdmap.ReadRequestHeader;
 import io.extsock.core.rdmap.SegmentSink;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.TerminateCause;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

@@ -18,7 +18,7 @@ import io.extsock.core.rdmap.RdmapConstants;
 import io.extsock.core.rdmap.RdmapOpcode;
 import io.extsock.core.rdmap.ReadRequestHeader;
 import io.extsock.core.rdmap.TerminateHeader;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.TerminateCause;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

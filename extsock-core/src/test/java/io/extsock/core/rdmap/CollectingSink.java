@@ -2,7 +2,7 @@ package io.extsock.core.rdmap;
 
 import io.extsock.core.ddp.DdpReceiveBookkeeping;
 import io.extsock.core.ddp.DdpSegmentHeader;
-import io.extsock.core.wire.ProtocolViolationException;
+import io.extsock.core.terminate.ProtocolViolationException;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

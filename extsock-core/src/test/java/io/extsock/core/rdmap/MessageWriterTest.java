@@ -17,7 +17,7 @@ class MessageWriterTest {
     @DisplayName("RFC 5041 section 5.2: a message is cut to the MULPDU; a segment limit frames that many per call")
     void segmentLimitFramesOneFpduPerCall() {
         int mulpdu = 1000;
-        MessageWriter writer = new MessageWriter(new FpduFramer(true, false), mulpdu, PayloadViews.DUPLICATING);
+        MessageWriter writer = new MessageWriter(new FpduFramer(true, false), mulpdu);
         GatherWrite gather = new GatherWrite(16, 4096);
         ByteBuffer[] payload = {ByteBuffer.allocate(3000)};
         writer.startSend(RdmapOpcode.SEND, 0, 1, payload, 0, 1);
@@ -36,14 +36,14 @@ class MessageWriterTest {
 
     @Test
     void aMessageMustBeFinishedBeforeTheNextStarts() {
-        MessageWriter writer = new MessageWriter(new FpduFramer(false, false), 1000, PayloadViews.DUPLICATING);
+        MessageWriter writer = new MessageWriter(new FpduFramer(false, false), 1000);
         ByteBuffer[] payload = {ByteBuffer.allocate(5000)};
         writer.startWrite(7, 0, payload, 0, 1);
         assertThrows(IllegalStateException.class, () -> writer.startWrite(7, 0, payload, 0, 1));
         assertTrue(writer.writeTo(new GatherWrite(64, 4096)));
         writer.startSend(RdmapOpcode.SEND, 0, 1, payload, 0, 1);
         assertThrows(IllegalArgumentException.class,
-                () -> new MessageWriter(new FpduFramer(false, false), 1000, PayloadViews.DUPLICATING)
+                () -> new MessageWriter(new FpduFramer(false, false), 1000)
                         .startSend(RdmapOpcode.SEND, 5, 1, payload, 0, 1));
     }
 }

@@ -4,7 +4,7 @@ import static io.extsock.core.ddp.WireHex.hex;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.TerminateCause;
 import java.nio.ByteBuffer;
 import org.junit.jupiter.api.Test;
 

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.extsock.core.ddp.DdpConstants;
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;

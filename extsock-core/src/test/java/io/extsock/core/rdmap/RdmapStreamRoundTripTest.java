@@ -9,8 +9,8 @@ import io.extsock.core.ddp.MessageSequenceNumbers;
 import io.extsock.core.mpa.FpduDeframer;
 import io.extsock.core.mpa.FpduFramer;
 import io.extsock.core.mpa.GatherWrite;
-import io.extsock.core.wire.ProtocolViolationException;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.ProtocolViolationException;
+import io.extsock.core.terminate.TerminateCause;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -131,8 +131,7 @@ class RdmapStreamRoundTripTest {
         boolean markers = random.nextInt(3) == 0;
         int maxFpduSize = random.nextInt(4) == 0 ? random.nextInt(128, 66_000) : 1448;
         FpduFramer framer = new FpduFramer(crc, markers);
-        MessageWriter writer = new MessageWriter(framer, FpduFramer.maxUlpduLength(maxFpduSize, markers),
-                PayloadViews.DUPLICATING);
+        MessageWriter writer = new MessageWriter(framer, FpduFramer.maxUlpduLength(maxFpduSize, markers));
         GatherWrite gather = new GatherWrite(512, 32 * 1024);
         ByteArrayOutputStream wire = new ByteArrayOutputStream();
         MessageSequenceNumbers msns = new MessageSequenceNumbers();

@@ -1,6 +1,6 @@
 package io.extsock.core.rdmap;
 
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.TerminateCause;
 import java.util.Arrays;
 import java.util.Objects;
 

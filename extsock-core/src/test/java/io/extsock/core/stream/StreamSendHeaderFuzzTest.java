@@ -11,10 +11,12 @@ import io.extsock.core.fuzz.Mutator;
 import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.mpa.MpaRole;
 import io.extsock.core.mpa.PrivateData;
+import io.extsock.core.verbs.CompletionRecord;
 import io.extsock.core.verbs.ConnectionCounters;
 import io.extsock.core.verbs.InlineWait;
 import io.extsock.core.verbs.MemoryRegistry;
 import io.extsock.core.verbs.QueuePair;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 import java.io.ByteArrayOutputStream;
@@ -81,9 +83,10 @@ class StreamSendHeaderFuzzTest {
     @Test
     void aWriteAfterCreditsPastAnyWindowFails() throws Exception {
         QueuePair queuePair = queuePair();
-        StreamOutput output = new StreamOutput(queuePair, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE, () -> { });
-        output.connect(new StreamInput(queuePair, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
-                BUFFER_SIZE, new byte[0], output));
+        StreamOutput output = new StreamOutput(queuePair, NEVER_BLOCKS, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE,
+                () -> { });
+        output.connect(new StreamInput(queuePair, NEVER_BLOCKS, IwarpStream.RECEIVE_BUFFERS,
+                IwarpStream.MAX_RECEIVE_BUFFERS, BUFFER_SIZE, new byte[0], output));
         output.creditsReturned(StreamOutput.MAX_PEER_CREDITS - IwarpStream.RECEIVE_BUFFERS);
         assertTrue(queuePair.isConnected(), "a window of a whole receive queue is still one a peer can have");
         output.creditsReturned(1);
@@ -127,10 +130,10 @@ class StreamSendHeaderFuzzTest {
     private static void deliver(byte[] input, SplittableRandom random) throws Exception {
         QueuePair queuePair = queuePair();
         boolean[] connectionClosed = new boolean[1];
-        StreamOutput output = new StreamOutput(queuePair, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE,
+        StreamOutput output = new StreamOutput(queuePair, NEVER_BLOCKS, IwarpStream.RECEIVE_BUFFERS, BUFFER_SIZE,
                 () -> connectionClosed[0] = true);
-        StreamInput stream = new StreamInput(queuePair, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
-                BUFFER_SIZE, new byte[0], output);
+        StreamInput stream = new StreamInput(queuePair, NEVER_BLOCKS, IwarpStream.RECEIVE_BUFFERS,
+                IwarpStream.MAX_RECEIVE_BUFFERS, BUFFER_SIZE, new byte[0], output);
         output.connect(stream);
         stream.postAll();
         ByteBuffer[] buffers = (ByteBuffer[]) field(StreamInput.class, "buffers").get(stream);
@@ -176,7 +179,7 @@ class StreamSendHeaderFuzzTest {
             assertTrue(posted[tag], "buffer " + tag + " was not posted");
             boolean breaks = breaksTheProtocol(message, finished, (int) credits.get(output));
             buffers[tag].clear().put(message);
-            stream.complete(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length, false, 0, null);
+            stream.complete(completion(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length, false, 0, null));
             if (breaks) {
                 failed = true;
                 posted[tag] = false;
@@ -274,18 +277,20 @@ class StreamSendHeaderFuzzTest {
         unframed.clear();
         Object work;
         while ((work = inFlight.poll()) != null) {
-            ((io.extsock.core.verbs.WorkCompleter) completer.get(work)).complete((long) tag.get(work),
-                    WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
+            ((io.extsock.core.verbs.WorkCompleter) completer.get(work)).complete(completion((long) tag.get(work),
+                    WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null));
         }
     }
+
+    /** Stateless, so one serves every queue pair and stream here. */
+    private static final NeverBlocks NEVER_BLOCKS = new NeverBlocks();
 
     /** A queue pair with the engine's own pipeline, on a driver that never blocks. */
     private static QueuePair queuePair() {
         MpaAgreement agreement = new MpaAgreement(MpaRole.INITIATOR, 2, true, true, false, false, 16, 16, false,
                 Optional.empty(), PrivateData.EMPTY);
-        NeverBlocks driver = new NeverBlocks();
-        return new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, 65484), new MemoryRegistry(), driver,
-                driver, ConnectionCounters.unnamed());
+        return new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, 65484), new MemoryRegistry(),
+                NEVER_BLOCKS, NEVER_BLOCKS, ConnectionCounters.unnamed());
     }
 
     private static Field field(Class<?> type, String name) throws ReflectiveOperationException {
@@ -312,5 +317,12 @@ class StreamSendHeaderFuzzTest {
         @Override
         public void wakeWaiters() {
         }
+    }
+
+    /** A completion with no cause, as the ring's callers fill one. */
+    private static CompletionRecord completion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
+                                               boolean solicited, int invalidatedStag, String detail) {
+        return new CompletionRecord().set(tag, opcode, status, byteLength, solicited, invalidatedStag, detail,
+                CompletionCause.NONE);
     }
 }

@@ -7,11 +7,13 @@ import io.extsock.core.engine.SoftwareIwarpProvider;
 import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.mpa.MpaRole;
 import io.extsock.core.mpa.PrivateData;
+import io.extsock.core.verbs.CompletionRecord;
 import io.extsock.core.verbs.ConnectionCounters;
 import io.extsock.core.verbs.InlineWait;
 import io.extsock.core.verbs.MemoryRegistry;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.WorkCompleter;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 import java.lang.reflect.Field;
@@ -92,8 +94,8 @@ class StreamSendQueueBoundTest {
                     Optional.empty(), PrivateData.EMPTY);
             queuePair = new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, 65484),
                     new MemoryRegistry(), driver, driver, ConnectionCounters.unnamed());
-            output = new StreamOutput(queuePair, peerReceiveBuffers, BUFFER_SIZE, () -> { });
-            input = new StreamInput(queuePair, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
+            output = new StreamOutput(queuePair, driver, peerReceiveBuffers, BUFFER_SIZE, () -> { });
+            input = new StreamInput(queuePair, driver, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
                     BUFFER_SIZE, new byte[0], output);
             output.connect(input);
             input.postAll();
@@ -112,15 +114,16 @@ class StreamSendQueueBoundTest {
             Object work = receiveQueue.poll();
             int tag = (int) (long) receiveTag.get(work);
             StreamHeader.put(buffers[tag].clear(), type, 0, creditsReturned);
-            input.complete(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, StreamHeader.LENGTH, false, 0, null);
+            input.complete(completion(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, StreamHeader.LENGTH, false, 0,
+                    null));
         }
 
         /** Our oldest Send left: TCP took it. */
         void completeOldestSend() throws ReflectiveOperationException {
             Object work = inFlight.poll();
             long tag = (long) sendTag.get(work);
-            ((WorkCompleter) sendCompleter.get(work)).complete(tag, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0,
-                    false, 0, null);
+            ((WorkCompleter) sendCompleter.get(work)).complete(completion(tag, WorkOpcode.SEND,
+                    CompletionStatus.SUCCESS, 0, false, 0, null));
         }
 
         int writerCredits() throws ReflectiveOperationException {
@@ -177,5 +180,12 @@ class StreamSendQueueBoundTest {
         Field field = type.getDeclaredField(name);
         field.setAccessible(true);
         return field;
+    }
+
+    /** A completion with no cause, as the ring's callers fill one. */
+    private static CompletionRecord completion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
+                                               boolean solicited, int invalidatedStag, String detail) {
+        return new CompletionRecord().set(tag, opcode, status, byteLength, solicited, invalidatedStag, detail,
+                CompletionCause.NONE);
     }
 }

@@ -3,6 +3,7 @@ package io.extsock.core.verbs;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionHandler;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.CompletionView;
@@ -86,11 +87,15 @@ class CompletionAllocationTest {
         return least;
     }
 
+    /** Filled for each add, as the queue pair reuses its own: adding allocates nothing. */
+    private static final CompletionRecord COMPLETION = new CompletionRecord();
+
     private static long addAndPoll(CompletionRing ring, TagSum handler, int batch) {
         long polled = 0;
         for (int i = 0; i < OPERATIONS; i += batch) {
             for (int j = 0; j < batch; j++) {
-                ring.add(i + j, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 1448, false, 0, null);
+                ring.add(COMPLETION.set(i + j, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 1448, false, 0, null,
+                        CompletionCause.NONE));
             }
             polled += ring.poll(handler, batch);
         }
@@ -100,7 +105,8 @@ class CompletionAllocationTest {
     private static long addAndPollFailures(CompletionRing ring, DetailLength handler) {
         handler.octets = 0;
         for (int i = 0; i < OPERATIONS; i++) {
-            ring.add(i, WorkOpcode.RDMA_READ, CompletionStatus.REMOTE_ACCESS_ERROR, 0, false, 0, DETAIL);
+            ring.add(COMPLETION.set(i, WorkOpcode.RDMA_READ, CompletionStatus.REMOTE_ACCESS_ERROR, 0, false, 0, DETAIL,
+                    CompletionCause.NONE));
             ring.poll(handler, 1);
         }
         return handler.octets;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.CompletionView;
 import io.extsock.verbs.WorkOpcode;
@@ -50,8 +51,8 @@ class CompletionRingStressTest {
             producing.add(new Thread(() -> {
                 SplittableRandom random = new SplittableRandom(producer);
                 for (int i = 0; i < perProducer && admit(ring, posted, failures); i++) {
-                    if (!ring.add(producer * (long) perProducer + i, WorkOpcode.SEND, CompletionStatus.SUCCESS, i,
-                            false, producer, null)) {
+                    if (!ring.add(completion(producer * (long) perProducer + i, WorkOpcode.SEND,
+                            CompletionStatus.SUCCESS, i, false, producer, null))) {
                         failures.add("add found the ring full despite admission control");
                     }
                     if (random.nextInt(64) == 0) {
@@ -71,7 +72,7 @@ class CompletionRingStressTest {
             producer.join();
         }
         for (int c = 0; c < consumers && admit(ring, posted, failures); c++) {
-            assertTrue(ring.add(PILL, WorkOpcode.SEND, CompletionStatus.FLUSHED, 0, false, 0, "stop"));
+            assertTrue(ring.add(completion(PILL, WorkOpcode.SEND, CompletionStatus.FLUSHED, 0, false, 0, "stop")));
         }
         for (Thread consumer : consuming) {
             consumer.join(TimeUnit.SECONDS.toMillis(4 * PATIENCE_SECONDS));
@@ -144,7 +145,7 @@ class CompletionRingStressTest {
                 if (stopped) {
                     // The pill's slot was freed before this handler ran: there is room to pass it on.
                     posted.incrementAndGet();
-                    if (!ring.add(PILL, WorkOpcode.SEND, CompletionStatus.FLUSHED, 0, false, 0, "stop")) {
+                    if (!ring.add(completion(PILL, WorkOpcode.SEND, CompletionStatus.FLUSHED, 0, false, 0, "stop"))) {
                         failures.add("could not pass on a pill");
                     }
                 }
@@ -160,5 +161,12 @@ class CompletionRingStressTest {
             lastFromProducer[producer] = index;
             deliveries.incrementAndGet((int) tag);
         }
+    }
+
+    /** A completion with no cause, as the ring's callers fill one. */
+    private static CompletionRecord completion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
+                                               boolean solicited, int invalidatedStag, String detail) {
+        return new CompletionRecord().set(tag, opcode, status, byteLength, solicited, invalidatedStag, detail,
+                CompletionCause.NONE);
     }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.CompletionView;
 import io.extsock.verbs.WorkCompletion;
@@ -48,7 +49,7 @@ class CompletionRingTest {
     void pollStopsAtMax() {
         CompletionRing ring = new CompletionRing(8);
         for (int tag = 0; tag < 5; tag++) {
-            ring.add(tag, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
+            ring.add(completion(tag, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null));
         }
         List<Long> tags = new ArrayList<>();
         assertEquals(2, ring.poll(view -> tags.add(view.tag()), 2));
@@ -62,7 +63,7 @@ class CompletionRingTest {
     void pollOfNothingDeliversNothing() {
         CompletionRing ring = new CompletionRing(4);
         assertEquals(0, ring.poll(view -> { throw new AssertionError("nothing to deliver"); }, 4));
-        ring.add(1, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
+        ring.add(completion(1, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null));
         assertEquals(0, ring.poll(view -> { throw new AssertionError("max is 0"); }, 0));
         assertEquals(1, ring.size());
         assertThrows(IllegalArgumentException.class, () -> ring.poll(view -> { }, -1));
@@ -85,15 +86,16 @@ class CompletionRingTest {
     void addRefusesWhenFullAndChangesNothing() {
         CompletionRing ring = new CompletionRing(4);
         for (int tag = 0; tag < 4; tag++) {
-            assertTrue(ring.add(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, tag, false, 0, null));
+            assertTrue(ring.add(completion(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, tag, false, 0, null)));
         }
-        assertFalse(ring.add(99, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 0, false, 0, null));
+        assertFalse(ring.add(completion(99, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 0, false, 0, null)));
         assertEquals(4, ring.size());
 
         List<Long> tags = new ArrayList<>();
         assertEquals(1, ring.poll(view -> tags.add(view.tag()), 1));
-        assertTrue(ring.add(4, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 4, false, 0, null), "a slot was freed");
-        assertFalse(ring.add(100, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 0, false, 0, null));
+        assertTrue(ring.add(completion(4, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 4, false, 0, null)),
+                "a slot was freed");
+        assertFalse(ring.add(completion(100, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 0, false, 0, null)));
         ring.poll(view -> tags.add(view.tag()), 10);
         assertEquals(List.of(0L, 1L, 2L, 3L, 4L), tags, "the refused completions never appear");
     }
@@ -108,9 +110,10 @@ class CompletionRingTest {
         int consumedByTake = 0;
         for (int round = 0; round < 200; round++) {
             while (posted - ring.consumed() < ring.capacity()) {
-                assertTrue(ring.add(posted++, WorkOpcode.RDMA_WRITE, CompletionStatus.SUCCESS, 0, false, 0, null));
+                assertTrue(ring.add(completion(posted++, WorkOpcode.RDMA_WRITE, CompletionStatus.SUCCESS, 0, false, 0,
+                        null)));
             }
-            assertFalse(ring.add(-1, WorkOpcode.RDMA_WRITE, CompletionStatus.SUCCESS, 0, false, 0, null),
+            assertFalse(ring.add(completion(-1, WorkOpcode.RDMA_WRITE, CompletionStatus.SUCCESS, 0, false, 0, null)),
                     "capacity() completions are unconsumed: the ring is full");
             if (round % 3 == 0) {
                 assertEquals(ring.consumed(), takeNow(ring).tag());
@@ -127,9 +130,9 @@ class CompletionRingTest {
     void consumedCountsOnlyWhatWasConsumed() throws InterruptedException {
         CompletionRing ring = new CompletionRing(4);
         assertEquals(0, ring.consumed());
-        ring.add(1, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
-        ring.add(2, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
-        ring.add(3, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
+        ring.add(completion(1, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null));
+        ring.add(completion(2, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null));
+        ring.add(completion(3, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null));
         assertEquals(0, ring.consumed(), "adding consumes nothing");
         ring.poll(view -> { }, 2);
         assertEquals(2, ring.consumed());
@@ -146,8 +149,8 @@ class CompletionRingTest {
         List<CompletionView> views = new ArrayList<>();
         List<WorkCompletion> copies = new ArrayList<>();
         for (int lap = 0; lap < 3; lap++) {
-            ring.add(10 + lap, WorkOpcode.RDMA_READ, CompletionStatus.SUCCESS, 100 + lap, false, 0, null);
-            ring.add(20 + lap, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 200 + lap, true, 0x1234, null);
+            ring.add(completion(10 + lap, WorkOpcode.RDMA_READ, CompletionStatus.SUCCESS, 100 + lap, false, 0, null));
+            ring.add(completion(20 + lap, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, 200 + lap, true, 0x1234, null));
             ring.poll(view -> {
                 views.add(view);
                 copies.add(WorkCompletion.of(view));
@@ -170,10 +173,11 @@ class CompletionRingTest {
     @Test
     void aFailureDetailDoesNotOutliveItsCompletion() {
         CompletionRing ring = new CompletionRing(1);
-        ring.add(7, WorkOpcode.RDMA_READ, CompletionStatus.REMOTE_ACCESS_ERROR, 0, false, 0, "STag 0x1200 invalid");
+        ring.add(completion(7, WorkOpcode.RDMA_READ, CompletionStatus.REMOTE_ACCESS_ERROR, 0, false, 0,
+                "STag 0x1200 invalid"));
         List<WorkCompletion> polled = new ArrayList<>();
         ring.poll(view -> polled.add(WorkCompletion.of(view)), 1);
-        ring.add(8, WorkOpcode.RDMA_READ, CompletionStatus.SUCCESS, 64, false, 0, null);
+        ring.add(completion(8, WorkOpcode.RDMA_READ, CompletionStatus.SUCCESS, 64, false, 0, null));
         ring.poll(view -> polled.add(WorkCompletion.of(view)), 1);
         assertEquals(List.of(
                 new WorkCompletion(7, WorkOpcode.RDMA_READ, CompletionStatus.REMOTE_ACCESS_ERROR, 0, false, 0,
@@ -186,7 +190,7 @@ class CompletionRingTest {
     void aCompletionWhoseHandlerThrowsIsConsumed() {
         CompletionRing ring = new CompletionRing(4);
         for (int tag = 0; tag < 3; tag++) {
-            ring.add(tag, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
+            ring.add(completion(tag, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null));
         }
         IllegalStateException thrown = assertThrows(IllegalStateException.class, () -> ring.poll(view -> {
             if (view.tag() == 1) {
@@ -204,12 +208,12 @@ class CompletionRingTest {
     void aHandlerMustNotConsumeFromItsOwnRingButMayAddToIt() {
         CompletionRing ring = new CompletionRing(4);
         CompletionRing other = new CompletionRing(4);
-        ring.add(1, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
-        other.add(2, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
+        ring.add(completion(1, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null));
+        other.add(completion(2, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null));
         List<Long> seen = new ArrayList<>();
         ring.poll(view -> {
             assertThrows(IllegalStateException.class, () -> ring.poll(inner -> { }, 1));
-            assertTrue(ring.add(view.tag() + 10, view.opcode(), view.status(), 0, false, 0, null));
+            assertTrue(ring.add(completion(view.tag() + 10, view.opcode(), view.status(), 0, false, 0, null)));
             other.poll(inner -> seen.add(inner.tag()), 1);
             seen.add(view.tag());
         }, 1);
@@ -222,10 +226,11 @@ class CompletionRingTest {
     void missingOpcodeOrStatusIsRefusedBeforeTakingASlot() {
         CompletionRing ring = new CompletionRing(1);
         assertThrows(NullPointerException.class,
-                () -> ring.add(1, null, CompletionStatus.SUCCESS, 0, false, 0, null));
-        assertThrows(NullPointerException.class, () -> ring.add(1, WorkOpcode.SEND, null, 0, false, 0, null));
+                () -> ring.add(completion(1, null, CompletionStatus.SUCCESS, 0, false, 0, null)));
+        assertThrows(NullPointerException.class,
+                () -> ring.add(completion(1, WorkOpcode.SEND, null, 0, false, 0, null)));
         assertEquals(0, ring.size());
-        assertTrue(ring.add(2, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null));
+        assertTrue(ring.add(completion(2, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null)));
     }
 
     @Test
@@ -233,7 +238,7 @@ class CompletionRingTest {
         CompletionRing ring = new CompletionRing(4);
         assertEquals(0, ring.size());
         for (int i = 1; i <= 4; i++) {
-            ring.add(i, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null);
+            ring.add(completion(i, WorkOpcode.SEND, CompletionStatus.SUCCESS, 0, false, 0, null));
             assertEquals(i, ring.size());
         }
         ring.poll(view -> { }, 3);
@@ -243,13 +248,20 @@ class CompletionRingTest {
     }
 
     private static boolean add(CompletionRing ring, WorkCompletion completion) {
-        return ring.add(completion.tag(), completion.opcode(), completion.status(), completion.byteLength(),
-                completion.solicited(), completion.invalidatedStag(), completion.detail());
+        return ring.add(completion(completion.tag(), completion.opcode(), completion.status(),
+                completion.byteLength(), completion.solicited(), completion.invalidatedStag(), completion.detail()));
     }
 
     /** The oldest completion, kept, or null: as InlineCompletionQueue takes one. */
     private static WorkCompletion takeNow(CompletionRing ring) {
         WorkCompletion[] taken = new WorkCompletion[1];
         return ring.poll(view -> taken[0] = WorkCompletion.of(view), 1) == 1 ? taken[0] : null;
+    }
+
+    /** A completion with no cause, as the ring's callers fill one. */
+    private static CompletionRecord completion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
+                                               boolean solicited, int invalidatedStag, String detail) {
+        return new CompletionRecord().set(tag, opcode, status, byteLength, solicited, invalidatedStag, detail,
+                CompletionCause.NONE);
     }
 }

@@ -5,12 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.core.ThreadAllocations;
 import io.extsock.core.ddp.DdpConstants;
 import io.extsock.core.ddp.DdpHeaderEncoder;
 import io.extsock.core.ddp.DdpSegmentHeader;
 import io.extsock.core.ddp.TaggedBufferDescription;
 import io.extsock.core.ddp.TaggedPlacementChecker;
-import io.extsock.core.wire.TerminateCause;
+import io.extsock.core.terminate.TerminateCause;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.ReceiveRequest;
 import io.extsock.verbs.SendRequest;
@@ -20,7 +21,6 @@ import java.util.EnumSet;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import io.extsock.core.ThreadAllocations;
 
 /**
  * What the engine calls per incoming segment, per Read Request and per posted request allocates

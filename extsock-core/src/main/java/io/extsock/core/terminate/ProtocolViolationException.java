@@ -1,4 +1,4 @@
-package io.extsock.core.wire;
+package io.extsock.core.terminate;
 
 /**
  * A peer broke an iWARP protocol rule. Carries the {@link TerminateCause} that names the rule

@@ -6,11 +6,13 @@ import io.extsock.verbs.CompletionView;
 import io.extsock.verbs.WorkOpcode;
 
 /**
- * The one {@link CompletionView} a {@link CompletionRing} hands to every handler: the ring copies
- * a slot into it, frees the slot and then calls the handler, so polling allocates nothing. Only
- * the consumer holding the ring's consumer lock writes it.
+ * One completion, as it travels from the queue pair to a {@link WorkCompleter} and from there
+ * into a {@link CompletionRing}, and as the ring hands it to a handler: a mutable record that
+ * its owner fills and reuses, so completing allocates nothing. Whoever receives one reads it
+ * during the call only (the next completion overwrites it); keep one with {@link
+ * io.extsock.verbs.WorkCompletion#of}. Each instance has one writer at a time: its owner says which.
  */
-final class CompletionFlyweight implements CompletionView {
+public final class CompletionRecord implements CompletionView {
 
     private long tag;
     private WorkOpcode opcode;
@@ -21,8 +23,9 @@ final class CompletionFlyweight implements CompletionView {
     private String detail;
     private CompletionCause cause = CompletionCause.NONE;
 
-    void set(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength, boolean solicited,
-             int invalidatedStag, String detail, CompletionCause cause) {
+    /** @param detail for a failure, what went wrong; null on success */
+    public CompletionRecord set(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
+                                boolean solicited, int invalidatedStag, String detail, CompletionCause cause) {
         this.tag = tag;
         this.opcode = opcode;
         this.status = status;
@@ -31,6 +34,7 @@ final class CompletionFlyweight implements CompletionView {
         this.invalidatedStag = invalidatedStag;
         this.detail = detail;
         this.cause = cause;
+        return this;
     }
 
     @Override

@@ -1,8 +1,8 @@
-package io.extsock.core.wire;
+package io.extsock.core.terminate;
 
-import static io.extsock.core.wire.ErrorLayer.DDP;
-import static io.extsock.core.wire.ErrorLayer.LLP;
-import static io.extsock.core.wire.ErrorLayer.RDMAP;
+import static io.extsock.core.terminate.ErrorLayer.DDP;
+import static io.extsock.core.terminate.ErrorLayer.LLP;
+import static io.extsock.core.terminate.ErrorLayer.RDMAP;
 
 /**
  * Every error an iWARP peer can report in a Terminate message: layer, error type and error

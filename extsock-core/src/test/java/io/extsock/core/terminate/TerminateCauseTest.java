@@ -1,4 +1,4 @@
-package io.extsock.core.wire;
+package io.extsock.core.terminate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,4 @@
-package io.extsock.core.wire;
+package io.extsock.core.terminate;
 
 /**
  * The layer that detected an error, as carried in the Layer field of an RDMAP Terminate
