@@ -103,24 +103,18 @@ class PeerResetTest {
     @Test
     @DisplayName("Reset during RDMA Writes: the Writes not yet gone end in errors")
     void resetDuringWrites() throws Exception {
-        try (RelayedIwarpPair pair = RelayedIwarpPair.open(SLOW.resetAt(300 * 1024), FaultPlan.none(), false)) {
-            IwarpConnection client = pair.clientVerbs();
-            MemoryRegion target = pair.serverVerbs().register(ByteBuffer.allocateDirect(MIB),
-                    EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
-            MemoryRegion source = client.register(ByteBuffer.allocateDirect(MIB), Set.of());
-            postWatch(client);
-            for (int i = 0; i < 4; i++) {
-                client.post(new WriteRequest().tag(i).gather(source.slice(0, MIB)).target(target.remote()));
-            }
-            assertOutstandingEndInErrors(pair, client, 5, true);
-            assertDeregistered(target, source);
-        }
+        writesCutBy(SLOW.resetAt(300 * 1024));
     }
 
     @Test
     @DisplayName("The peer's FIN in the middle of an RDMA Write's FPDU: the Writes not yet gone end in errors")
     void halfCloseDuringWrites() throws Exception {
-        try (RelayedIwarpPair pair = RelayedIwarpPair.open(SLOW.halfCloseAt(300 * 1024), FaultPlan.none(), false)) {
+        writesCutBy(SLOW.halfCloseAt(300 * 1024));
+    }
+
+    /** Four 1 MiB Writes and a watch Receive, the client's bytes going through {@code upstream}. */
+    private static void writesCutBy(FaultPlan upstream) throws Exception {
+        try (RelayedIwarpPair pair = RelayedIwarpPair.open(upstream, FaultPlan.none(), false)) {
             IwarpConnection client = pair.clientVerbs();
             MemoryRegion target = pair.serverVerbs().register(ByteBuffer.allocateDirect(MIB),
                     EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
