@@ -207,18 +207,22 @@ public final class SegmentReader {
         header.put(0, held, 0, Math.min(2, ulpdu)).position(Math.min(2, ulpdu));
         int needed = headerLength(ulpdu);
         header.put(0, held, 0, needed).position(needed);
+        startSegment(ulpdu);
+        if (destination != null) {
+            destination.put(held.position(needed));
+        }
+        completeSegment();
+    }
+
+    /** Decodes the headers copied so far and asks the sink where the payload goes, exactly its size. */
+    private void startSegment(int ulpdu) throws ProtocolViolationException {
         segment.decode(header, 0, ulpdu);
         headerDecoded = true;
         destination = sink.segmentStarted(segment);
-        held.position(needed);
-        if (destination != null) {
-            if (destination.remaining() != held.remaining()) {
-                throw new IllegalStateException("the sink gave " + destination.remaining()
-                        + " octets of room for a payload of " + held.remaining());
-            }
-            destination.put(held);
+        if (destination != null && destination.remaining() != segment.ulpPayloadLength()) {
+            throw new IllegalStateException("the sink gave " + destination.remaining()
+                    + " octets of room for a payload of " + segment.ulpPayloadLength());
         }
-        completeSegment();
     }
 
     /** Takes ULPDU octets from the input; false when the input is used up. */
@@ -240,13 +244,7 @@ public final class SegmentReader {
                 headerNeeded = needed;
                 return true;
             }
-            segment.decode(header, 0, deframer.ulpduLength());
-            headerDecoded = true;
-            destination = sink.segmentStarted(segment);
-            if (destination != null && destination.remaining() != segment.ulpPayloadLength()) {
-                throw new IllegalStateException("the sink gave " + destination.remaining()
-                        + " octets of room for a payload of " + segment.ulpPayloadLength());
-            }
+            startSegment(deframer.ulpduLength());
         }
         if (deframer.ulpduRemaining() == 0) {
             return true;
