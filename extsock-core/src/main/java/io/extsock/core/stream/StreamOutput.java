@@ -105,6 +105,9 @@ final class StreamOutput implements WorkCompleter {
                     return;
                 }
             }
+            // Whether the peer's window held this write up: its application then had our bytes
+            // unread, and a peer ending now ends with them unread (see peerEndedUnderWrite).
+            boolean heldUp = false;
             while (len > 0) {
                 int chunk;
                 boolean more;
@@ -117,13 +120,14 @@ final class StreamOutput implements WorkCompleter {
                     queuePair.transmitPosted();  // what is posted goes out while we wait for credits
                     awaitInterruptibleOnVirtual(() -> canSend(2));
                     flags = StreamHeader.WAITED;  // the peer's window held us up: it may widen it
+                    heldUp = true;
                 }
                 if (!dataSendSlotFree()) {
                     queuePair.transmitPosted();  // what is posted goes out: TCP's taking it frees slots
                     awaitInterruptibleOnVirtual(this::dataSendSlotFree);
                 }
                 synchronized (this) {
-                    if (peerEnded()) {
+                    if (peerEnded(heldUp)) {
                         return;
                     }
                     credits--;
@@ -148,7 +152,7 @@ final class StreamOutput implements WorkCompleter {
                     if (peerReset || peerClosed) {
                         // TCP took the bytes; the peer's end then decides, as for the first
                         // write after it: accepted after an orderly close, reset otherwise.
-                        peerEnded();
+                        peerEnded(heldUp);
                         return;
                     }
                     throw new SocketException(dataFailure);
@@ -390,9 +394,12 @@ final class StreamOutput implements WorkCompleter {
      * Holding the monitor, before sending: whether the write is to end quietly (the peer closed
      * TCP: see {@link #writeAfterPeerEnded}); throws where it is to fail.
      */
-    private boolean peerEnded() throws SocketException {
+    private boolean peerEnded(boolean heldUp) throws SocketException {
         if (closed) {
             throw new SocketException("Socket closed");
+        }
+        if (peerClosed && heldUp) {
+            throw peerEndedUnderWrite();
         }
         if (peerClosed || peerReset) {
             writeAfterPeerEnded();
@@ -402,6 +409,16 @@ final class StreamOutput implements WorkCompleter {
             throw new SocketException(failure);
         }
         return false;
+    }
+
+    /**
+     * The peer closed TCP while this write waited for its window: the peer's application left
+     * our bytes unread (it died, or closed without reading). TCP answers a close with unread
+     * data by a reset, and a writer blocked on a full window then fails with it; so does this
+     * one, rather than return as if its bytes had gone out.
+     */
+    private static SocketException peerEndedUnderWrite() {
+        return new SocketException("Connection reset by peer");
     }
 
     private void requireOpen() throws SocketException {
