@@ -15,6 +15,7 @@ import io.extsock.core.mpa.MpaNegotiation;
 import io.extsock.core.mpa.MpaOutcome;
 import io.extsock.core.mpa.MpaPreferences;
 import io.extsock.core.mpa.MpaSetupException;
+import io.extsock.core.mpa.Printable;
 import io.extsock.core.mpa.ResponderDecision;
 import io.extsock.core.rdmap.MessageWriter;
 import io.extsock.core.rdmap.TerminateHeader;
@@ -251,20 +252,9 @@ final class MpaHandshake {
         return new IwarpNegotiationException(reason, failure.detail() + " (in " + what + ")", peerData);
     }
 
-    /** The first bytes received, as text where printable, for error messages. */
+    /** What the peer sent so far, for error messages. */
     private String printable(int from) {
-        int end = Math.min(length, from + 48);
-        StringBuilder text = new StringBuilder("\"");
-        for (int i = from; i < end; i++) {
-            int b = received[i] & 0xFF;
-            if (b >= 0x20 && b < 0x7F) {
-                text.append((char) b);
-            } else {
-                text.append(String.format("\\x%02x", b));
-            }
-        }
-        text.append(end < length ? "...\"" : "\"");
-        return text.toString() + " (" + length + " bytes)";
+        return Printable.describe(received, from, length);
     }
 
     static String ascii(byte[] bytes) {

@@ -24,7 +24,7 @@ final class ProgressThread implements Runnable {
     private final Thread thread;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     /** Connections whose reading applications do for now: checked for hand-back on each tick. */
-    private final java.util.Set<Connection> handingBack = java.util.Collections.newSetFromMap(
+    private final java.util.Set<ChannelDriver> handingBack = java.util.Collections.newSetFromMap(
             new java.util.IdentityHashMap<>());
 
     /** Delayed tasks by deadline; only this thread touches it. */
@@ -62,7 +62,7 @@ final class ProgressThread implements Runnable {
     }
 
     /** Watch the connection until its reading comes back to this thread (called from any thread). */
-    void watchHandback(Connection connection) {
+    void watchHandback(ChannelDriver connection) {
         execute(() -> handingBack.add(connection));
     }
 
@@ -122,7 +122,7 @@ final class ProgressThread implements Runnable {
     }
 
     private static void serve(SelectionKey key) {
-        Connection connection = (Connection) key.attachment();
+        ChannelDriver connection = (ChannelDriver) key.attachment();
         try {
             int ready = key.readyOps();
             if ((ready & SelectionKey.OP_WRITE) != 0) {

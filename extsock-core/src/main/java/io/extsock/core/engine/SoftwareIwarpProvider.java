@@ -13,7 +13,7 @@ import io.extsock.core.stream.IwarpStream;
 import io.extsock.core.stream.StreamUnavailable;
 import io.extsock.core.verbs.CompletionRing;
 import io.extsock.core.verbs.ConnectionCounters;
-import io.extsock.core.verbs.IwarpConnectionImpl;
+import io.extsock.core.verbs.QueuePairVerbs;
 import io.extsock.core.verbs.MemoryRegistry;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.WirePipeline;
@@ -113,7 +113,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         byte[] peerData = agreement.peerPrivateData().toByteArray();
         ExtsockHello peerHello = ExtsockHello.readFrom(peerData);
 
-        Connection connection = new Connection(channel, ProgressEngine.instance().assign(), memory);
+        ChannelDriver connection = new ChannelDriver(channel, ProgressEngine.instance().assign(), memory);
         try {
             return start(channel, initiator, settings, counters, started, outcome, hello, peerHello, connection);
         } catch (IOException | RuntimeException | Error e) {
@@ -124,7 +124,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
 
     private static IwarpSession start(SocketChannel channel, boolean initiator, ConnectionSettings settings,
                                       ConnectionCounters counters, long started, MpaHandshake.Outcome outcome,
-                                      ExtsockHello hello, ExtsockHello peerHello, Connection connection)
+                                      ExtsockHello hello, ExtsockHello peerHello, ChannelDriver connection)
             throws IOException {
         MpaAgreement agreement = outcome.agreement();
         byte[] peerData = agreement.peerPrivateData().toByteArray();
@@ -139,7 +139,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
 
         IwarpSettings negotiated = new IwarpSettings(agreement.revision(), agreement.crc(), agreement.sendMarkers(),
                 agreement.receiveMarkers(), agreement.ird(), agreement.ord(), maxFpduSize, initiator);
-        IwarpConnectionImpl verbs = new IwarpConnectionImpl(queuePair, connection, registry, ring, negotiated,
+        QueuePairVerbs verbs = new QueuePairVerbs(queuePair, connection, registry, ring, negotiated,
                 ExtsockHello.applicationData(peerData));
 
         boolean streams = hello.streamsOn() && peerHello.streamsOn();

@@ -25,7 +25,7 @@
  * The engine is the composition root: {@link io.extsock.core.engine.SoftwareIwarpProvider}
  * builds each connection's codecs ({@code SoftwareIwarpProvider.pipeline}: the MPA framer under
  * the RDMAP/DDP writer, the MPA deframer under the segment reader) and hands them to the queue
- * pair as a {@code WirePipeline}, with {@link io.extsock.core.engine.Connection} as its driver
+ * pair as a {@code WirePipeline}, with {@link io.extsock.core.engine.ChannelDriver} as its driver
  * (transmit, close) and as the {@code InlineWait} that the verbs layer's blocking calls and the
  * socket stream's ({@code IwarpStream.start} is handed it) wait through. The queue pair
  * assembles no codec and waits on nothing.

@@ -2,17 +2,33 @@ package io.extsock.core.mpa;
 
 import java.util.HexFormat;
 
-/** Shows octets a peer sent instead of an MPA key so that a person can tell what it was. */
-final class Printable {
+/**
+ * Shows octets a peer sent instead of an MPA frame so that a person can tell what it was: the
+ * one format of every negotiation error that quotes the peer.
+ */
+public final class Printable {
+
+    /** At most this many octets are shown; the count says how many there were. */
+    static final int SHOWN = 48;
 
     private Printable() {
     }
 
     /** Quoted text with escapes, then hex: {@code "GET / HTTP/1.1\r\n" (47 45 54 ...)}. */
-    static String describe(byte[] octets) {
+    public static String describe(byte[] octets) {
+        return describe(octets, 0, octets.length);
+    }
+
+    /**
+     * Octets {@code from} to {@code to} as quoted text with escapes, then hex; past {@link
+     * #SHOWN} octets, the first ones and how many there were: {@code "GET..." (47 45 54 ...; 900
+     * octets)}.
+     */
+    public static String describe(byte[] octets, int from, int to) {
+        int end = Math.min(to, from + SHOWN);
         StringBuilder text = new StringBuilder("\"");
-        for (byte b : octets) {
-            int c = b & 0xFF;
+        for (int i = from; i < end; i++) {
+            int c = octets[i] & 0xFF;
             switch (c) {
                 case '\r' -> text.append("\\r");
                 case '\n' -> text.append("\\n");
@@ -27,7 +43,9 @@ final class Printable {
                 }
             }
         }
-        return text.append("\" (").append(HexFormat.ofDelimiter(" ").formatHex(octets)).append(')').toString();
+        boolean cut = end < to;
+        text.append(cut ? "...\" (" : "\" (").append(HexFormat.ofDelimiter(" ").formatHex(octets, from, end));
+        return (cut ? text.append(" ...; ").append(to - from).append(" octets)") : text.append(')')).toString();
     }
 
     /** A guess at what the peer is, for the error message. */

@@ -107,7 +107,7 @@ class DebugLoggingTest {
                 + " grown from 262144 to 524288 bytes (8 buffers)");
         assertLogged("io.extsock.core.verbs.QueuePair", "iWARP connection to " + server
                 + " terminating: the connection was closed");
-        assertLogged("io.extsock.core.engine.Connection", "iWARP connection to " + server
+        assertLogged("io.extsock.core.engine.ChannelDriver", "iWARP connection to " + server
                 + " closed: the connection was closed");
     }
 

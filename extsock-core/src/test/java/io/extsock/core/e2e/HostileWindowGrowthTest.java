@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.extsock.core.verbs.IwarpConnectionImpl;
+import io.extsock.core.verbs.QueuePairVerbs;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.SendRequest;
@@ -122,7 +122,7 @@ class HostileWindowGrowthTest {
     /** The client's stream no longer owns its Sends: raw ones may be posted. */
     private static IwarpConnection hostile(IwarpPair pair) throws Exception {
         IwarpConnection client = pair.clientVerbs();
-        ((IwarpConnectionImpl) client).setStreamsOwnSendsAndReceives(false);
+        ((QueuePairVerbs) client).setStreamsOwnSendsAndReceives(false);
         return client;
     }
 

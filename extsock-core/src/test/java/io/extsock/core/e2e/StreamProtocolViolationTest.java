@@ -3,7 +3,7 @@ package io.extsock.core.e2e;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.extsock.core.verbs.IwarpConnectionImpl;
+import io.extsock.core.verbs.QueuePairVerbs;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.SendRequest;
@@ -45,7 +45,7 @@ class StreamProtocolViolationTest {
 
     private static void sendRaw(IwarpPair pair, byte[] message) throws Exception {
         IwarpConnection client = pair.clientVerbs();
-        ((IwarpConnectionImpl) client).setStreamsOwnSendsAndReceives(false);
+        ((QueuePairVerbs) client).setStreamsOwnSendsAndReceives(false);
         MemoryRegion region = client.register(ByteBuffer.allocateDirect(message.length).put(message).flip(), Set.of());
         client.post(new SendRequest().gather(region.slice(0, message.length)));
     }

@@ -72,7 +72,7 @@ class WrongMpaKeyTest {
     void aSingleWrongOctetIsEnough() throws Exception {
         try (ExtendedServerSocket server = iwarpServer()) {
             // No need to wait for 16 octets: no key starts with 'X'.
-            assertRefused(server, "X", "\"X\" (1 bytes)");
+            assertRefused(server, "X", "\"X\" (58)");
             assertServesAGoodClient(server);
         }
     }

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.extsock.core.engine.SoftwareIwarpProvider;
 import io.extsock.core.memory.DirectBufferPool;
 import io.extsock.core.stream.IwarpStream;
-import io.extsock.core.verbs.IwarpConnectionImpl;
+import io.extsock.core.verbs.QueuePairVerbs;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.MessageType;
@@ -57,7 +57,7 @@ class CreditFloodTest {
              PrivatePoolPair pair = PrivatePoolPair.connect(new SoftwareIwarpProvider(pool), listener)) {
             long base = 2L * BASE_BLOCKS * BLOCK;
             assertEquals(base, pool.inUseBytes(), pool.toString());
-            IwarpConnectionImpl hostile = pair.hostileVerbs();
+            QueuePairVerbs hostile = pair.hostileVerbs();
 
             AtomicBoolean flooding = new AtomicBoolean(true);
             AtomicLong mostInUse = new AtomicLong(pool.inUseBytes());

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.extsock.core.engine.SoftwareIwarpProvider;
 import io.extsock.core.memory.DirectBufferPool;
 import io.extsock.core.stream.IwarpStream;
-import io.extsock.core.verbs.IwarpConnectionImpl;
+import io.extsock.core.verbs.QueuePairVerbs;
 import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.SendRequest;
 import java.io.IOException;
@@ -136,7 +136,7 @@ class HostileGrowthBudgetTest {
      * message lets the growth decision be seen.
      */
     private static void growHostile(PrivatePoolPair pair) throws IOException {
-        IwarpConnectionImpl hostile = pair.hostileVerbs();
+        QueuePairVerbs hostile = pair.hostileVerbs();
         IwarpStream ours = pair.responderStream();
         ByteBuffer full = ByteBuffer.allocateDirect(4 + FULL);
         full.put(DATA).put((byte) 0).putShort((short) 0).put(new byte[FULL]).flip();

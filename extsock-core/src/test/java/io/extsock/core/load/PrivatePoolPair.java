@@ -2,7 +2,7 @@ package io.extsock.core.load;
 
 import io.extsock.core.engine.SoftwareIwarpProvider;
 import io.extsock.core.stream.IwarpStream;
-import io.extsock.core.verbs.IwarpConnectionImpl;
+import io.extsock.core.verbs.QueuePairVerbs;
 import io.extsock.spi.IwarpSession;
 import java.io.IOException;
 import java.net.SocketOption;
@@ -42,8 +42,8 @@ record PrivatePoolPair(IwarpSession initiator, IwarpSession responder, SocketCha
     }
 
     /** The initiator's stream gives its Sends back: the test posts raw stream messages instead. */
-    IwarpConnectionImpl hostileVerbs() {
-        IwarpConnectionImpl verbs = (IwarpConnectionImpl) initiator.connection();
+    QueuePairVerbs hostileVerbs() {
+        QueuePairVerbs verbs = (QueuePairVerbs) initiator.connection();
         verbs.setStreamsOwnSendsAndReceives(false);
         return verbs;
     }

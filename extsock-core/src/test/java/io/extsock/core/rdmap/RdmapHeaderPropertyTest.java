@@ -44,14 +44,14 @@ class RdmapHeaderPropertyTest {
             int payload = random.nextInt(0, 64);
             switch (kind) {
                 case 0:
-                    RdmapHeaderEncoder.putRdmaWrite(wire, last, stag, to);
+                    SegmentHeaders.putRdmaWrite(wire, last, stag, to);
                     break;
                 case 1:
-                    RdmapHeaderEncoder.putRdmaReadResponse(wire, last, stag, to);
+                    SegmentHeaders.putRdmaReadResponse(wire, last, stag, to);
                     break;
                 case 2: {
                     RdmapOpcode variant = SEND_VARIANTS[random.nextInt(4)];
-                    RdmapHeaderEncoder.putSend(wire, variant, variant.invalidatesStag() ? stag : 0, last, msn, mo);
+                    SegmentHeaders.putSend(wire, variant, variant.invalidatesStag() ? stag : 0, last, msn, mo);
                     break;
                 }
                 case 3:
@@ -140,7 +140,7 @@ class RdmapHeaderPropertyTest {
                     RdmapHeaderEncoder.putTerminate(wire, 1, terminate);
                     break;
                 default:
-                    RdmapHeaderEncoder.putSend(wire, RdmapOpcode.SEND, 0, true, 1, 0);
+                    SegmentHeaders.putSend(wire, RdmapOpcode.SEND, 0, true, 1, 0);
                     wire.position(wire.position() + random.nextInt(0, 20));
                     break;
             }
@@ -176,9 +176,9 @@ class RdmapHeaderPropertyTest {
         if (random.nextBoolean()) {
             ByteBuffer failed = ByteBuffer.allocate(DdpConstants.UNTAGGED_HEADER_LENGTH + 40);
             if (random.nextBoolean()) {
-                RdmapHeaderEncoder.putRdmaWrite(failed, random.nextBoolean(), random.nextInt(), random.nextLong());
+                SegmentHeaders.putRdmaWrite(failed, random.nextBoolean(), random.nextInt(), random.nextLong());
             } else {
-                RdmapHeaderEncoder.putSend(failed, RdmapOpcode.SEND, 0, true, random.nextInt(), 0);
+                SegmentHeaders.putSend(failed, RdmapOpcode.SEND, 0, true, random.nextInt(), 0);
             }
             terminate.includeTerminatedSegment(failed, 0, failed.position() + random.nextInt(0, 40));
         }

@@ -115,21 +115,21 @@ class SegmentHeaderFuzzTest {
         int msn = random.nextInt(4) == 0 ? random.nextInt() : 1;
         int stag = random.nextInt(4) == 0 ? random.nextInt(4) : 0;
         switch (random.nextInt(7)) {
-            case 0 -> RdmapHeaderEncoder.putRdmaWrite(segment, last, stag, random.nextLong(0, 4096));
+            case 0 -> SegmentHeaders.putRdmaWrite(segment, last, stag, random.nextLong(0, 4096));
             case 1 -> {
                 RdmapHeaderEncoder.putRdmaReadRequest(segment, msn, new ReadRequestHeader().set(random.nextInt(),
                         random.nextLong(), random.nextLong(0, 0x1_0000_0000L), stag,
                         random.nextLong(0, 4096)));
                 return finish(segment, 0, random);
             }
-            case 2 -> RdmapHeaderEncoder.putRdmaReadResponse(segment, last, stag,
+            case 2 -> SegmentHeaders.putRdmaReadResponse(segment, last, stag,
                     random.nextLong(0, 4096));
             case 3 -> {
                 return terminateSegment(random);
             }
             default -> {
                 RdmapOpcode send = RdmapOpcode.values()[RdmapOpcode.SEND.ordinal() + random.nextInt(4)];
-                RdmapHeaderEncoder.putSend(segment, send, send.invalidatesStag() ? random.nextInt() : 0, last, msn,
+                SegmentHeaders.putSend(segment, send, send.invalidatesStag() ? random.nextInt() : 0, last, msn,
                         random.nextInt(4) == 0 ? random.nextInt(0, 100_000) : 0);
             }
         }

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
-import io.extsock.core.verbs.IwarpConnectionImpl;
+import io.extsock.core.verbs.QueuePairVerbs;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.SendRequest;
@@ -83,7 +83,7 @@ class HostileStreamPeerTest {
                 client.connect(server.getLocalSocketAddress());
                 try (ExtendedSocket accepted = accepting.get(20, TimeUnit.SECONDS)) {
                     IwarpConnection verbs = client.iwarp();
-                    ((IwarpConnectionImpl) verbs).setStreamsOwnSendsAndReceives(false);
+                    ((QueuePairVerbs) verbs).setStreamsOwnSendsAndReceives(false);
                     for (String message : messages) {
                         byte[] octets = HexFormat.of().parseHex(message);
                         MemoryRegion region = verbs.register(ByteBuffer.allocateDirect(octets.length).put(octets)

@@ -82,7 +82,7 @@ public final class EmbeddedPair {
         /** STag keys from a fixed seed per end: the same registrations get the same STags in every run. */
         final MemoryRegistry registry;
         final CompletionRing ring;
-        private final IwarpConnectionImpl verbs;
+        private final QueuePairVerbs verbs;
         private final GatherWrite gather;
         private final ByteArrayOutputStream written = new ByteArrayOutputStream();
         /** Octets written, not yet received by the peer. */
@@ -106,7 +106,7 @@ public final class EmbeddedPair {
             MpaAgreement agreement = terms.agreement(role);
             this.queuePair = new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, terms.maxFpduSize()),
                     registry, this, this, ConnectionCounters.unnamed());
-            this.verbs = new IwarpConnectionImpl(queuePair, this, registry, ring, new IwarpSettings(2, terms.crc(),
+            this.verbs = new QueuePairVerbs(queuePair, this, registry, ring, new IwarpSettings(2, terms.crc(),
                     false, false, agreement.ird(), agreement.ord(), terms.maxFpduSize(),
                     role == MpaRole.INITIATOR), new byte[0]);
         }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * The race in {@link IwarpConnectionImpl#register}: it sees the connection open, then the
+ * The race in {@link QueuePairVerbs#register}: it sees the connection open, then the
  * connection ends (which closes the registry) before the registration. The registration must
  * fail as any other on an ended connection does: a checked {@link QueuePairClosedException}
  * saying the connection ended, never an unchecked exception.

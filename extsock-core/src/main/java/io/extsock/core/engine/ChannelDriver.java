@@ -44,9 +44,9 @@ import java.util.function.BooleanSupplier;
  * transmit side to the holder of {@link #transmitLock}; the selection key and {@link
  * #engineReads} changes to the progress thread.
  */
-final class Connection implements QueuePair.Driver, InlineWait {
+final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
-    private static final System.Logger LOG = System.getLogger(Connection.class.getName());
+    private static final System.Logger LOG = System.getLogger(ChannelDriver.class.getName());
 
     /**
      * Slots of the gathering write: at least room for the largest FPDU there is. With markers a
@@ -127,7 +127,7 @@ final class Connection implements QueuePair.Driver, InlineWait {
      *     are taken here, the stream's buffers by the stream ({@link #memory()}); should the
      *     connection be dropped without a close, its blocks go back when it is collected
      */
-    Connection(SocketChannel channel, ProgressThread progress, DirectBufferPool pool) {
+    ChannelDriver(SocketChannel channel, ProgressThread progress, DirectBufferPool pool) {
         this.channel = channel;
         this.progress = progress;
         this.memory = pool.lease(this);
@@ -218,7 +218,7 @@ final class Connection implements QueuePair.Driver, InlineWait {
             } catch (RuntimeException e) {
                 // A message that cannot be framed stays at the head of the send queue, and
                 // nothing after it goes out: the peer would wait forever. End it loudly instead.
-                System.getLogger(Connection.class.getName()).log(System.Logger.Level.ERROR,
+                System.getLogger(ChannelDriver.class.getName()).log(System.Logger.Level.ERROR,
                         "iWARP framing failed", e);
                 abandonGather("framing failed: " + e.getMessage());
                 lost("framing failed: " + e.getMessage());
@@ -297,7 +297,7 @@ final class Connection implements QueuePair.Driver, InlineWait {
      * both ends would wait forever: end it loudly instead.
      */
     private void processingFailed(RuntimeException e) {
-        System.getLogger(Connection.class.getName()).log(System.Logger.Level.ERROR,
+        System.getLogger(ChannelDriver.class.getName()).log(System.Logger.Level.ERROR,
                 "iWARP receive processing failed", e);
         lost("receiving failed: " + e);
     }

@@ -22,12 +22,13 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The application's view of one IWARP_MODE connection: turns its reusable request objects into
- * queue entries, after the local checks (the slices name valid regions of this connection, with
- * the rights they need, within bounds). A request that fails them is not sent: it completes
+ * The verbs of one queue pair: the API's {@link IwarpConnection}, the application's view of one
+ * IWARP_MODE connection. Turns its reusable request objects into queue entries, after the local
+ * checks (the slices name valid regions of this connection, with the rights they need, within
+ * bounds). A request that fails them is not sent: it completes
  * with LOCAL_PROTECTION_ERROR, in its turn, and the connection carries on.
  */
-public final class IwarpConnectionImpl implements IwarpConnection {
+public final class QueuePairVerbs implements IwarpConnection {
 
     private final QueuePair queuePair;
     private final InlineWait waiting;
@@ -43,7 +44,7 @@ public final class IwarpConnectionImpl implements IwarpConnection {
     private volatile boolean streamsOwnSendsAndReceives;
 
     /** @param waiting the engine's wait, which the blocking calls (futures, completion queue) use */
-    public IwarpConnectionImpl(QueuePair queuePair, InlineWait waiting, MemoryRegistry registry, CompletionRing ring,
+    public QueuePairVerbs(QueuePair queuePair, InlineWait waiting, MemoryRegistry registry, CompletionRing ring,
                                IwarpSettings settings, byte[] peerPrivateData) {
         this.queuePair = queuePair;
         this.waiting = waiting;
