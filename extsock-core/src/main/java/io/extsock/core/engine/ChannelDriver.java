@@ -59,6 +59,12 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private static final int DIRECT_READ_MIN = 4 * 1024;
     /** How long to wait for the peer's close after we sent a Terminate, before closing anyway. */
     private static final long TERMINATE_LINGER_MILLIS = 2_000;
+    /**
+     * After the connection ended, how long a waiter waits for the requests a transmitter still
+     * held (it flushes them as it lets go, within microseconds), and how often it looks.
+     */
+    private static final long SETTLE_LIMIT_NANOS = 2_000_000_000L;
+    private static final long SETTLE_POLL_NANOS = 1_000_000;
     /** How long the progress thread leaves reading to the application after its last waiter left. */
     static final long HANDBACK_NANOS = 1_000_000;
     /**
@@ -107,6 +113,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private volatile boolean writeBlocked;
     private volatile boolean closing;
     private volatile boolean closed;
+    /** When {@link #closed} became true: a waiter waits for the last flush a bounded time. */
+    private volatile long closedAtNanos;
     private volatile boolean endedByPeerClose;
     /** The connection ended because the peer reset it (ECONNRESET): TCP's own end, not ours. */
     private volatile boolean endedByReset;
@@ -223,7 +231,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 abandonGather("framing failed: " + e.getMessage());
                 lost("framing failed: " + e.getMessage());
             } finally {
-                transmitLock.unlock();
+                releaseTransmitLock();
             }
             signalWaiters();  // send completions may be what someone waits for
             if (writeBlocked) {
@@ -311,7 +319,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      *
      * @param timeoutNanos how long at most; 0 or less for no limit
      * @return whether the condition holds (false: the timeout elapsed, or the connection closed
-     *     without it)
+     *     without it and every request of it has completed)
      */
     @Override
     public boolean await(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
@@ -335,14 +343,14 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 if (condition.getAsBoolean()) {
                     return true;
                 }
-                if (closed) {
+                if (endedAndSettled()) {
                     return condition.getAsBoolean();
                 }
                 long remaining = deadline == 0 ? Long.MAX_VALUE : deadline - System.nanoTime();
                 if (remaining <= 0) {
                     return false;
                 }
-                if (receiveLock.tryLock()) {
+                if (!closed && receiveLock.tryLock()) {
                     try {
                         receiveInline(condition, remaining);
                     } finally {
@@ -352,8 +360,10 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                         signalWaiters();  // what we received may be what another waiter waits for
                     }
                 } else {
+                    // Another thread receives, or the connection ended with requests that a
+                    // transmitter still flushes as it lets go: wait for its signal.
                     synchronized (waitMonitor) {
-                        if (!condition.getAsBoolean() && !closed) {
+                        if (!condition.getAsBoolean() && !endedAndSettled()) {
                             try {
                                 waitMonitor.wait(Math.max(1, Math.min(remaining / 1_000_000, 10)));
                             } catch (InterruptedException e) {
@@ -400,11 +410,13 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 if (condition.getAsBoolean()) {
                     return true;
                 }
-                if (closed) {
+                if (endedAndSettled()) {
                     return condition.getAsBoolean();
                 }
                 try {
-                    if (deadline == 0) {
+                    if (closed) {
+                        parked.awaitNanos(SETTLE_POLL_NANOS);  // a flush is due any moment
+                    } else if (deadline == 0) {
                         parked.await();
                     } else {
                         long remaining = deadline - System.nanoTime();
@@ -710,7 +722,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         } catch (IOException | RuntimeException e) {
             abandonGather("sending failed: " + e.getMessage());  // closing anyway
         } finally {
-            transmitLock.unlock();
+            releaseTransmitLock();
         }
     }
 
@@ -729,6 +741,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
             try {
                 if (transmitLock.tryLock()) {
                     try {
+                        abandonGather(null);  // closed: whatever it holds will never go out
                         memory.release();
                         return;
                     } finally {
@@ -764,6 +777,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         if (closed) {
             return;
         }
+        closedAtNanos = System.nanoTime();
         closed = true;
         closing = true;
         progress.execute(this::stopWatching);
@@ -782,7 +796,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
             try {
                 abandonGather(null);
             } finally {
-                transmitLock.unlock();
+                releaseTransmitLock();
             }
         }
         signalWaiters();
@@ -815,6 +829,44 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     boolean isClosed() {
         return closed;
+    }
+
+    /**
+     * Releases the transmit lock. The connection may have ended while it was held: {@link
+     * #closeNow} could then not take the lock to flush the gather, so the releaser does, or the
+     * requests in it would never complete. (closeNow sets {@link #closed} before it tries the
+     * lock and a releaser reads it after unlocking: one of the two always sees the other.)
+     */
+    private void releaseTransmitLock() {
+        transmitLock.unlock();
+        if (closed && transmitLock.getHoldCount() == 0 && transmitLock.tryLock()) {
+            try {
+                abandonGather(null);
+            } finally {
+                transmitLock.unlock();
+            }
+            signalWaiters();
+        }
+    }
+
+    /**
+     * Whether a waiter may give up on an ended connection: every request has completed, or a
+     * flush that was due came so late that something is wrong (it is logged; a wait must not
+     * hang on it).
+     */
+    private boolean endedAndSettled() {
+        if (!closed) {
+            return false;
+        }
+        if (queuePair.settled()) {
+            return true;
+        }
+        if (System.nanoTime() - closedAtNanos > SETTLE_LIMIT_NANOS) {
+            LOG.log(System.Logger.Level.WARNING, "iWARP connection to " + queuePair.counters().peer()
+                    + " ended with requests that never completed");
+            return true;
+        }
+        return false;
     }
 
     /** Holding the transmit lock: a gather that will never go out whole; its requests flush. */

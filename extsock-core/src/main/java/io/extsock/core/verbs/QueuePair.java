@@ -345,6 +345,17 @@ public final class QueuePair {
         }
     }
 
+    /**
+     * Whether every send-queue request has completed. After the connection ended, those whose
+     * last bytes sat in the gathering write being written complete only when its writer lets
+     * go (transmitted or flushed): a waiter for completions waits for that, not for nothing.
+     */
+    public boolean settled() {
+        synchronized (lock) {
+            return inFlight.isEmpty();
+        }
+    }
+
     /** The application closed the socket. */
     public void close() {
         synchronized (lock) {
