@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
@@ -193,21 +193,8 @@ class PeerKilledIT {
 
     /** One IWARP_MODE connection in this JVM first, so that the shared engine threads exist in the baseline. */
     private static void warmUpEngine() throws Exception {
-        try (ExtendedServerSocket server = new ExtendedServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            server.setOption(IwarpOptions.IWARP_MODE, true);
-            CompletableFuture<Void> accepting = CompletableFuture.runAsync(() -> {
-                try (ExtendedSocket accepted = server.accept()) {
-                    accepted.iwarp();
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
-            });
-            try (ExtendedSocket client = new ExtendedSocket()) {
-                client.setOption(IwarpOptions.IWARP_MODE, true);
-                client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()));
-                client.iwarp();
-                accepting.get(30, TimeUnit.SECONDS);
-            }
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
+            pair.clientVerbs();
         }
     }
 
