@@ -1,5 +1,9 @@
 package io.extsock.core.e2e;
 
+import static io.extsock.testkit.leak.CallEnds.throwsAt;
+import static io.extsock.testkit.leak.ResourceCount.JUNIT_TIMEOUT;
+import static io.extsock.testkit.leak.ResourceCount.liveThreads;
+import static io.extsock.testkit.leak.ResourceCount.openDescriptors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -21,8 +25,6 @@ import io.extsock.verbs.WorkCompletion;
 import io.extsock.verbs.WriteRequest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -32,7 +34,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -57,29 +58,30 @@ class PeerResetTest {
             .delayEachSegment(Duration.ofMillis(1));
     private static final List<Long> DELAYS_NANOS = new ArrayList<>();
     private static int threadsBefore;
-    private static long descriptorsBefore;
+    private static int descriptorsBefore;
 
     @BeforeAll
     static void baseline() throws Exception {
         try (IwarpSocketPair warmUp = IwarpSocketPair.openVerbs()) {
             warmUp.clientVerbs();  // the shared engine threads exist from here on
         }
-        threadsBefore = liveThreads();
+        threadsBefore = liveThreads(JUNIT_TIMEOUT);
         descriptorsBefore = openDescriptors();
     }
 
     @AfterAll
     static void nothingLeaked() throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while ((liveThreads() > threadsBefore || openDescriptors() > descriptorsBefore)
+        while ((liveThreads(JUNIT_TIMEOUT) > threadsBefore || openDescriptors() > descriptorsBefore)
                 && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
         long max = DELAYS_NANOS.stream().mapToLong(Long::longValue).max().orElse(0);
         System.out.printf("peer reset: %d outstanding requests and blocked calls ended by a reset, slowest after"
                 + " %.1f ms; threads %d -> %d, descriptors %d -> %d%n", DELAYS_NANOS.size(), max / 1e6,
-                threadsBefore, liveThreads(), descriptorsBefore, openDescriptors());
-        assertEquals(threadsBefore, liveThreads(), () -> "threads leaked: " + Thread.getAllStackTraces().keySet());
+                threadsBefore, liveThreads(JUNIT_TIMEOUT), descriptorsBefore, openDescriptors());
+        assertEquals(threadsBefore, liveThreads(JUNIT_TIMEOUT),
+                () -> "threads leaked: " + Thread.getAllStackTraces().keySet());
         assertEquals(descriptorsBefore, openDescriptors(), "descriptors leaked");
     }
 
@@ -237,34 +239,8 @@ class PeerResetTest {
         }
     }
 
-    private interface StreamCall {
-        void run() throws IOException;
-    }
-
-    /** Runs a call that must throw; returns when it threw. */
-    private static long throwsAt(StreamCall call) {
-        try {
-            call.run();
-        } catch (IOException expected) {
-            return System.nanoTime();
-        }
-        throw new AssertionError("the stream call returned instead of throwing");
-    }
-
     private static void recordDelay(IwarpSocketPair pair, long thrownAt) {
         DELAYS_NANOS.add(thrownAt - pair.relay().faultNanos());
-    }
-
-    /** Live threads, but for JUnit's timeout watcher (it starts with the first timed test, after the baseline). */
-    private static int liveThreads() {
-        return (int) Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> !thread.getName().startsWith("junit-jupiter-timeout")).count();
-    }
-
-    private static long openDescriptors() throws IOException {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.count();
-        }
     }
 
     /** Through a FaultRelay with these plans, CRC on, streams as asked. */
