@@ -3,6 +3,7 @@ package io.extsock.bench;
 import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
+import io.extsock.testkit.leak.ResourceCount;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 
 /**
  * What IWARP_MODE connections that came and went leave behind: resident memory, direct
@@ -144,10 +144,7 @@ public final class ConnectionChurnMemory {
                     count = pool.getCount();
                 }
             }
-            long descriptors;
-            try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-                descriptors = fds.count();
-            }
+            long descriptors = ResourceCount.openDescriptors();
             return new Snapshot(label, residentKib(), direct, count, ManagementFactory.getThreadMXBean().getThreadCount(),
                     descriptors);
         }

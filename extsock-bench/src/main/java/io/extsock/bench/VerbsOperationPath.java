@@ -1,8 +1,6 @@
 package io.extsock.bench;
 
-import io.extsock.ExtendedServerSocket;
-import io.extsock.ExtendedSocket;
-import io.extsock.IwarpOptions;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionHandler;
 import io.extsock.verbs.CompletionStatus;
@@ -10,11 +8,9 @@ import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.WriteRequest;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -49,9 +45,7 @@ public class VerbsOperationPath {
     @Param({"64", "4096"})
     int size;
 
-    private ExtendedServerSocket server;
-    private ExtendedSocket client;
-    private ExtendedSocket accepted;
+    private IwarpSocketPair pair;
     private IwarpConnection verbs;
     private WriteRequest write;
     private final CompletionHandler check = completion -> {
@@ -62,22 +56,9 @@ public class VerbsOperationPath {
 
     @Setup(Level.Trial)
     public void connect() throws Exception {
-        server = new ExtendedServerSocket(0, 50, InetAddress.getLoopbackAddress());
-        client = new ExtendedSocket(InetAddress.getLoopbackAddress(), server.getLocalPort());
-        accepted = server.accept();
-        CompletableFuture<Void> responder = CompletableFuture.runAsync(() -> {
-            try {
-                accepted.setOption(IwarpOptions.STREAMS, false);
-                accepted.setOption(IwarpOptions.IWARP_MODE, true);
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-        });
-        client.setOption(IwarpOptions.STREAMS, false);
-        client.setOption(IwarpOptions.IWARP_MODE, true);
-        responder.get(20, TimeUnit.SECONDS);
-        verbs = client.iwarp();
-        MemoryRegion target = accepted.iwarp().register(ByteBuffer.allocateDirect(size),
+        pair = IwarpSocketPair.openVerbs();
+        verbs = pair.clientVerbs();
+        MemoryRegion target = pair.serverVerbs().register(ByteBuffer.allocateDirect(size),
                 EnumSet.of(Access.REMOTE_WRITE));
         MemoryRegion source = verbs.register(ByteBuffer.allocateDirect(size), Set.of());
         write = new WriteRequest().gather(source.slice(0, size)).target(target.remote());
@@ -96,8 +77,6 @@ public class VerbsOperationPath {
 
     @TearDown(Level.Trial)
     public void close() throws IOException {
-        client.close();
-        accepted.close();
-        server.close();
+        pair.close();
     }
 }

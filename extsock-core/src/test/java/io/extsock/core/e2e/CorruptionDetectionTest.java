@@ -3,8 +3,10 @@ package io.extsock.core.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.IwarpOptions;
 import io.extsock.testkit.fault.FaultPlan;
 import io.extsock.testkit.fault.FaultReport;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.IwarpConnection;
@@ -156,7 +158,7 @@ class CorruptionDetectionTest {
         FaultPlan corrupting = cut.corruptNear(pattern, 1, kind == Kind.READ_REQUEST ? distance - 12 : distance, XOR);
         FaultPlan upstream = downstream ? cut : corrupting;
         FaultPlan downstreamPlan = downstream ? corrupting : FaultPlan.none();
-        try (RelayedIwarpPair pair = RelayedIwarpPair.open(upstream, downstreamPlan, false)) {
+        try (IwarpSocketPair pair = throughRelay(upstream, downstreamPlan, false).open()) {
             IwarpConnection client = pair.clientVerbs();
             IwarpConnection server = pair.serverVerbs();
             IwarpConnection corruptor = downstream ? server : client;  // sends the FPDU that gets flipped
@@ -193,7 +195,7 @@ class CorruptionDetectionTest {
             do {  // the corruptor's own Send or Write may complete first: it was handed to TCP
                 watched = corruptor.completions().take(20, TimeUnit.SECONDS);
             } while (watched != null && watched.tag() != 99);
-            FaultReport report = downstream ? pair.relay.downstream() : pair.relay.upstream();
+            FaultReport report = downstream ? pair.relay().downstream() : pair.relay().upstream();
             judge(where, report, watched, delivered, payload);
         }
     }
@@ -207,11 +209,11 @@ class CorruptionDetectionTest {
 
     private void streamCorruption(byte[] payload, int distance, FaultPlan cut, String where) throws Exception {
         FaultPlan upstream = cut.corruptNear(java.util.Arrays.copyOf(payload, 16), 1, distance, XOR);
-        try (RelayedIwarpPair pair = RelayedIwarpPair.open(upstream, FaultPlan.none(), true)) {
-            pair.accepted.setSoTimeout(20_000);  // a hang fails the case instead of the run
-            pair.client.setSoTimeout(20_000);
-            pair.client.getOutputStream().write(payload);
-            InputStream in = pair.accepted.getInputStream();
+        try (IwarpSocketPair pair = throughRelay(upstream, FaultPlan.none(), true).open()) {
+            pair.accepted().setSoTimeout(20_000);  // a hang fails the case instead of the run
+            pair.client().setSoTimeout(20_000);
+            pair.client().getOutputStream().write(payload);
+            InputStream in = pair.accepted().getInputStream();
             byte[] read = new byte[PAYLOAD];
             int total = 0;
             try {
@@ -222,7 +224,7 @@ class CorruptionDetectionTest {
             } catch (IOException expected) {
                 // the corruption ended the connection: what was read before must be right
             }
-            FaultReport report = pair.relay.upstream();
+            FaultReport report = pair.relay().upstream();
             injected += report.corruptionsApplied();
             corruptedOctetsDelivered += countCorrupted(ByteBuffer.wrap(read, 0, total), payload, total);
             if (report.corruptionsApplied() != 1) {
@@ -232,7 +234,7 @@ class CorruptionDetectionTest {
             // The client learns of it by the server's Terminate: its next read fails, naming the CRC.
             IOException ended = null;
             try {
-                pair.client.getInputStream().read();
+                pair.client().getInputStream().read();
             } catch (IOException e) {
                 ended = e;
             }
@@ -282,5 +284,11 @@ class CorruptionDetectionTest {
             payload[i] = (byte) (0x40 + random.nextInt(0x40));
         }
         return payload;
+    }
+
+    /** Through a FaultRelay with these plans, CRC on (so that corruption is caught), streams as asked. */
+    private static IwarpSocketPair.Builder throughRelay(FaultPlan upstream, FaultPlan downstream, boolean streams) {
+        return IwarpSocketPair.builder().through(upstream, downstream)
+                .option(IwarpOptions.CRC, true).option(IwarpOptions.STREAMS, streams);
     }
 }

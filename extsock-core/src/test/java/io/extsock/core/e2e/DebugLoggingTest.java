@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpOptions;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
@@ -79,20 +80,20 @@ class DebugLoggingTest {
     void aConnectionsLifeIsLogged() throws Exception {
         String client;
         String server;
-        try (IwarpPair pair = IwarpPair.open()) {
-            client = JfrEventsTest.address(pair.client);
-            server = JfrEventsTest.address(pair.accepted);
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
+            client = JfrEventsTest.address(pair.client());
+            server = JfrEventsTest.address(pair.accepted());
             int size = 1 << 20;
             CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
                 try {
-                    pair.client.getOutputStream().write(new byte[size]);
+                    pair.client().getOutputStream().write(new byte[size]);
                 } catch (IOException e) {
                     throw new RuntimeException(e);
                 }
             });
             // Nobody reads until the writer spent its credits: it stalls, then the window grows.
             JfrEventsTest.awaitTrue(() -> pair.serverVerbs().statistics().messagesReceived(MessageType.SEND) >= 3);
-            pair.accepted.getInputStream().readNBytes(size);
+            pair.accepted().getInputStream().readNBytes(size);
             writer.get(20, TimeUnit.SECONDS);
         }
         assertLogged("io.extsock.core.engine.SoftwareIwarpProvider", "iWARP connection to " + server
@@ -115,9 +116,9 @@ class DebugLoggingTest {
     void terminatesAreLoggedOnBothSides() throws Exception {
         String client;
         String server;
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
-            client = JfrEventsTest.address(pair.client);
-            server = JfrEventsTest.address(pair.accepted);
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
+            client = JfrEventsTest.address(pair.client());
+            server = JfrEventsTest.address(pair.accepted());
             IwarpConnection verbs = pair.clientVerbs();
             MemoryRegion target = pair.serverVerbs().register(ByteBuffer.allocateDirect(100),
                     EnumSet.of(Access.REMOTE_WRITE));

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
@@ -47,7 +48,7 @@ class DeregistrationFenceTest {
     @DisplayName("the peer's RDMA Writes: none lands after close(); the next one is an invalid STag")
     void peerWritesStopAtDeregistration() throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
-            try (IwarpPair pair = IwarpPair.openVerbs()) {
+            try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
                 IwarpConnection client = pair.clientVerbs();
                 IwarpConnection server = pair.serverVerbs();
                 ByteBuffer target = ByteBuffer.allocateDirect(REGION);
@@ -76,7 +77,7 @@ class DeregistrationFenceTest {
     @DisplayName("Read Responses into our sink: none lands after the sink's close()")
     void readResponsesStopAtTheSinksDeregistration() throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
-            try (IwarpPair pair = IwarpPair.openVerbs()) {
+            try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
                 IwarpConnection client = pair.clientVerbs();
                 IwarpConnection server = pair.serverVerbs();
                 MemoryRegion exposed = server.register(filled(ByteBuffer.allocateDirect(REGION), PEER_DATA),
@@ -108,7 +109,7 @@ class DeregistrationFenceTest {
     @DisplayName("the peer's RDMA Reads of our region: no Read Response carries what we wrote after close()")
     void readResponsesAreNotSourcedAfterDeregistration() throws Exception {
         for (int round = 0; round < ROUNDS; round++) {
-            try (IwarpPair pair = IwarpPair.openVerbs()) {
+            try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
                 IwarpConnection client = pair.clientVerbs();
                 IwarpConnection server = pair.serverVerbs();
                 ByteBuffer exposedBuffer = filled(ByteBuffer.allocateDirect(REGION), PEER_DATA);

@@ -3,6 +3,7 @@ package io.extsock.core.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
@@ -36,7 +37,7 @@ class EngineTakesBackReadingTest {
 
     @Test
     void aReadIsServedAfterEveryInlineReaderLeaves() throws Exception {
-        try (IwarpPair pair = IwarpPair.open()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
             IwarpConnection server = pair.serverVerbs();
             MemoryRegion exposed = server.register(ByteBuffer.allocateDirect(SIZE), EnumSet.of(Access.REMOTE_READ));
             for (int i = 0; i < SIZE; i++) {
@@ -47,8 +48,8 @@ class EngineTakesBackReadingTest {
             Semaphore readDone = new Semaphore(0);
             CompletableFuture<Void> serverThread = CompletableFuture.runAsync(() -> {
                 try {
-                    InputStream in = pair.accepted.getInputStream();
-                    OutputStream out = pair.accepted.getOutputStream();
+                    InputStream in = pair.accepted().getInputStream();
+                    OutputStream out = pair.accepted().getOutputStream();
                     for (int round = 0; round < ROUNDS; round++) {
                         int ping = in.read();
                         out.write(ping);
@@ -62,8 +63,8 @@ class EngineTakesBackReadingTest {
                     throw new RuntimeException(e);
                 }
             });
-            InputStream in = pair.client.getInputStream();
-            OutputStream out = pair.client.getOutputStream();
+            InputStream in = pair.client().getInputStream();
+            OutputStream out = pair.client().getOutputStream();
             for (int round = 0; round < ROUNDS; round++) {
                 out.write(round & 0x7F);
                 out.flush();
@@ -81,7 +82,7 @@ class EngineTakesBackReadingTest {
                 readDone.release();
             }
             serverThread.get(30, TimeUnit.SECONDS);
-            assertTrue(!pair.client.isClosed() && !pair.accepted.isClosed());
+            assertTrue(!pair.client().isClosed() && !pair.accepted().isClosed());
         }
     }
 }

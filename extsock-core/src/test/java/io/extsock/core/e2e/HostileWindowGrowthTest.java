@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.core.verbs.QueuePairVerbs;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.SendRequest;
@@ -38,10 +39,10 @@ class HostileWindowGrowthTest {
      */
     @Test
     void tinyMessagesFlaggedWaitedDoNotGrowTheWindow() throws Exception {
-        try (IwarpPair pair = IwarpPair.open()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
             IwarpConnection client = hostile(pair);
             IwarpConnection server = pair.serverVerbs();
-            InputStream in = pair.accepted.getInputStream();
+            InputStream in = pair.accepted().getInputStream();
             for (int round = 0; round < 20; round++) {
                 for (int i = 0; i < 3; i++) {  // three of the four buffers: the fourth stays free
                     send(client, WAITED, new byte[] {(byte) i});
@@ -68,10 +69,10 @@ class HostileWindowGrowthTest {
      */
     @Test
     void fullMessagesFlaggedWaitedGrowTheWindowUpToItsMaximumOnly() throws Exception {
-        try (IwarpPair pair = IwarpPair.open()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
             IwarpConnection client = hostile(pair);
             IwarpConnection server = pair.serverVerbs();
-            InputStream in = pair.accepted.getInputStream();
+            InputStream in = pair.accepted().getInputStream();
             byte[] payload = new byte[FULL];
             int window = WINDOW;
             for (int round = 0; round < 12; round++) {
@@ -102,10 +103,10 @@ class HostileWindowGrowthTest {
      */
     @Test
     void eightKibMessagesFlaggedWaitedGrowTheWindow() throws Exception {
-        try (IwarpPair pair = IwarpPair.open()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
             IwarpConnection client = hostile(pair);
             IwarpConnection server = pair.serverVerbs();
-            InputStream in = pair.accepted.getInputStream();
+            InputStream in = pair.accepted().getInputStream();
             byte[] payload = new byte[8 * 1024];
             for (int i = 0; i < 3; i++) {
                 send(client, 0, payload);
@@ -120,7 +121,7 @@ class HostileWindowGrowthTest {
     }
 
     /** The client's stream no longer owns its Sends: raw ones may be posted. */
-    private static IwarpConnection hostile(IwarpPair pair) throws Exception {
+    private static IwarpConnection hostile(IwarpSocketPair pair) throws Exception {
         IwarpConnection client = pair.clientVerbs();
         ((QueuePairVerbs) client).setStreamsOwnSendsAndReceives(false);
         return client;

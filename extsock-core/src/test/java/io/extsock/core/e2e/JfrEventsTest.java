@@ -14,6 +14,7 @@ import io.extsock.core.events.NegotiationFailedEvent;
 import io.extsock.core.events.StreamWindowGrownEvent;
 import io.extsock.core.events.TerminateReceivedEvent;
 import io.extsock.core.events.TerminateSentEvent;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
@@ -70,14 +71,14 @@ class JfrEventsTest {
         IwarpSettings clientSettings;
         IwarpSettings serverSettings;
         try (Recording recording = start(IwarpConnectedEvent.class)) {
-            try (IwarpPair pair = IwarpPair.open(
+            try (IwarpSocketPair pair = IwarpSocketPair.open(
                     Map.of(IwarpOptions.CRC, false, IwarpOptions.MARKERS, true, IwarpOptions.IRD, 3,
                             IwarpOptions.ORD, 5, IwarpOptions.READY_TO_RECEIVE,
                             IwarpOptions.ReadyToReceive.ZERO_LENGTH_READ),
                     Map.of(IwarpOptions.CRC, false, IwarpOptions.IRD, 7, IwarpOptions.ORD, 2,
                             IwarpOptions.READY_TO_RECEIVE, IwarpOptions.ReadyToReceive.ZERO_LENGTH_READ))) {
-                clientAddress = address(pair.client);
-                serverAddress = address(pair.accepted);
+                clientAddress = address(pair.client());
+                serverAddress = address(pair.accepted());
                 clientSettings = pair.clientVerbs().settings();
                 serverSettings = pair.serverVerbs().settings();
             }
@@ -147,9 +148,9 @@ class JfrEventsTest {
         String clientAddress;
         String serverAddress;
         try (Recording recording = start(TerminateSentEvent.class, TerminateReceivedEvent.class)) {
-            try (IwarpPair pair = IwarpPair.openVerbs()) {
-                clientAddress = address(pair.client);
-                serverAddress = address(pair.accepted);
+            try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
+                clientAddress = address(pair.client());
+                serverAddress = address(pair.accepted());
                 IwarpConnection client = pair.clientVerbs();
                 MemoryRegion target = pair.serverVerbs().register(ByteBuffer.allocateDirect(100), REMOTE_WRITE);
                 MemoryRegion source = client.register(ByteBuffer.allocateDirect(200), Set.of());
@@ -189,20 +190,20 @@ class JfrEventsTest {
         String clientAddress;
         int size = 2 << 20;
         try (Recording recording = start(StreamWindowGrownEvent.class)) {
-            try (IwarpPair pair = IwarpPair.open()) {
-                clientAddress = address(pair.client);
+            try (IwarpSocketPair pair = IwarpSocketPair.open()) {
+                clientAddress = address(pair.client());
                 IwarpConnection server = pair.serverVerbs();
                 assertEquals(4 * 64 * 1024, server.statistics().streamWindow());
                 CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
                     try {
-                        pair.client.getOutputStream().write(new byte[size]);
+                        pair.client().getOutputStream().write(new byte[size]);
                     } catch (IOException e) {
                         throw new RuntimeException(e);
                     }
                 });
                 // Nobody reads until the writer has spent all the credits it may spend.
                 awaitTrue(() -> server.statistics().messagesReceived(MessageType.SEND) >= 3);
-                InputStream in = pair.accepted.getInputStream();
+                InputStream in = pair.accepted().getInputStream();
                 assertEquals(size, in.readNBytes(size).length);
                 writer.get(30, TimeUnit.SECONDS);
                 awaitTrue(() -> server.statistics().streamWindow() > 4 * 64 * 1024);  // the growth, after its event
@@ -242,9 +243,9 @@ class JfrEventsTest {
             recording.start();
             chunk.enable(ConnectionStatisticsEvent.class).with("period", "everyChunk");
             chunk.start();
-            try (IwarpPair pair = IwarpPair.openVerbs()) {
-                clientAddress = address(pair.client);
-                serverAddress = address(pair.accepted);
+            try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
+                clientAddress = address(pair.client());
+                serverAddress = address(pair.accepted());
                 client = pair.clientVerbs();
                 server = pair.serverVerbs();
                 MemoryRegion target = server.register(ByteBuffer.allocateDirect(size), REMOTE_WRITE);

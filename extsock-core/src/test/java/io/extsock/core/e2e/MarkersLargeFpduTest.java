@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.IwarpOptions;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
@@ -66,7 +67,7 @@ class MarkersLargeFpduTest {
     @MethodSource("cases")
     @DisplayName("Send, RDMA Write and RDMA Read of several full FPDUs each arrive through the markers")
     void verbsMessagesOfSeveralFpdus(int fpdu, boolean crc, MarkersAskedBy asker) throws Exception {
-        try (IwarpPair pair = IwarpPair.open(options(fpdu, crc, true, false),
+        try (IwarpSocketPair pair = IwarpSocketPair.open(options(fpdu, crc, true, false),
                 options(fpdu, crc, asker == MarkersAskedBy.BOTH, false))) {
             IwarpConnection client = pair.clientVerbs();
             IwarpConnection server = pair.serverVerbs();
@@ -92,20 +93,20 @@ class MarkersLargeFpduTest {
     @MethodSource("cases")
     @DisplayName("The socket's stream echoes 100000 bytes through the markers")
     void streamEcho(int fpdu, boolean crc, MarkersAskedBy asker) throws Exception {
-        try (IwarpPair pair = IwarpPair.open(options(fpdu, crc, true, true),
+        try (IwarpSocketPair pair = IwarpSocketPair.open(options(fpdu, crc, true, true),
                 options(fpdu, crc, asker == MarkersAskedBy.BOTH, true))) {
             byte[] message = random(100_000, 7);
             CompletableFuture<Void> echo = CompletableFuture.runAsync(() -> {
                 try {
-                    InputStream in = pair.accepted.getInputStream();
-                    pair.accepted.getOutputStream().write(in.readNBytes(message.length));
+                    InputStream in = pair.accepted().getInputStream();
+                    pair.accepted().getOutputStream().write(in.readNBytes(message.length));
                 } catch (Exception e) {
                     throw new RuntimeException(e);
                 }
             });
-            OutputStream out = pair.client.getOutputStream();
+            OutputStream out = pair.client().getOutputStream();
             out.write(message);
-            assertArrayEquals(message, pair.client.getInputStream().readNBytes(message.length));
+            assertArrayEquals(message, pair.client().getInputStream().readNBytes(message.length));
             echo.get(20, TimeUnit.SECONDS);
         }
     }

@@ -9,8 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpNegotiationException;
-import io.extsock.IwarpOptions;
 import io.extsock.IwarpOptions.ReadyToReceive;
+import io.extsock.IwarpOptions;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.IwarpSettings;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -70,13 +71,13 @@ class ModeSwitchTest {
     @Test
     @DisplayName("Bytes written before the switch stay readable first, on both sides")
     void bytesBeforeTheSwitchStayReadableFirst() throws Exception {
-        try (ExtendedServerSocket server = new ExtendedServerSocket(0, 50, LOOPBACK);
-             ExtendedSocket client = new ExtendedSocket(LOOPBACK, server.getLocalPort());
-             ExtendedSocket accepted = server.accept()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.builder().connect()) {
+            ExtendedSocket client = pair.client();
+            ExtendedSocket accepted = pair.accepted();
             // Each side writes in plain TCP and switches at once, without reading first.
             client.getOutputStream().write("from the client, before".getBytes(StandardCharsets.US_ASCII));
             accepted.getOutputStream().write("from the server, before".getBytes(StandardCharsets.US_ASCII));
-            switchBoth(client, accepted);
+            pair.switchBoth();
             client.getOutputStream().write(" and after".getBytes(StandardCharsets.US_ASCII));
             client.shutdownOutput();
             accepted.getOutputStream().write(" and after".getBytes(StandardCharsets.US_ASCII));
@@ -89,10 +90,10 @@ class ModeSwitchTest {
     @Test
     @DisplayName("RFC 6581 peer-to-peer mode: a server that speaks first works")
     void serverSpeaksFirst() throws Exception {
-        try (IwarpPair pair = IwarpPair.open()) {
-            pair.accepted.getOutputStream().write("220 ready\r\n".getBytes(StandardCharsets.US_ASCII));
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
+            pair.accepted().getOutputStream().write("220 ready\r\n".getBytes(StandardCharsets.US_ASCII));
             byte[] greeting = new byte[11];
-            new DataInputStream(pair.client.getInputStream()).readFully(greeting);
+            new DataInputStream(pair.client().getInputStream()).readFully(greeting);
             assertEquals("220 ready\r\n", new String(greeting, StandardCharsets.US_ASCII));
         }
     }
@@ -102,7 +103,7 @@ class ModeSwitchTest {
     @DisplayName("Every ready-to-receive kind (and none) gets both sides talking")
     void everyReadyToReceiveKind(ReadyToReceive kind) throws Exception {
         Map<SocketOption<?>, Object> options = Map.of(IwarpOptions.READY_TO_RECEIVE, kind);
-        try (IwarpPair pair = IwarpPair.open(options, options)) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open(options, options)) {
             assertEchoWorks(pair);
         }
     }
@@ -110,45 +111,45 @@ class ModeSwitchTest {
     @Test
     @DisplayName("Options shape the negotiation: CRC, markers, revision, IRD/ORD, FPDU size, private data")
     void optionsShapeTheNegotiation() throws Exception {
-        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.CRC, false),
+        try (IwarpSocketPair pair = IwarpSocketPair.open(Map.of(IwarpOptions.CRC, false),
                 Map.of(IwarpOptions.CRC, false))) {
             assertFalse(pair.clientVerbs().settings().crc());
             assertEchoWorks(pair);
         }
-        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.CRC, true), Map.of(IwarpOptions.CRC, false))) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open(Map.of(IwarpOptions.CRC, true), Map.of(IwarpOptions.CRC, false))) {
             assertTrue(pair.serverVerbs().settings().crc(), "CRC is on when either side asks");
         }
-        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.MARKERS, true), Map.of())) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open(Map.of(IwarpOptions.MARKERS, true), Map.of())) {
             IwarpSettings client = pair.clientVerbs().settings();
             IwarpSettings server = pair.serverVerbs().settings();
             assertTrue(client.markersReceived() && !client.markersSent());
             assertTrue(server.markersSent() && !server.markersReceived());
             assertEchoWorks(pair);
         }
-        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.MPA_REVISION, 1), Map.of())) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open(Map.of(IwarpOptions.MPA_REVISION, 1), Map.of())) {
             assertEquals(1, pair.clientVerbs().settings().mpaRevision());
             assertEchoWorks(pair);
         }
-        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.IRD, 3, IwarpOptions.ORD, 5),
+        try (IwarpSocketPair pair = IwarpSocketPair.open(Map.of(IwarpOptions.IRD, 3, IwarpOptions.ORD, 5),
                 Map.of(IwarpOptions.IRD, 4, IwarpOptions.ORD, 2))) {
             IwarpSettings client = pair.clientVerbs().settings();
             assertTrue(client.ord() <= 4, "the client may not read more at once than the server serves");
             assertTrue(pair.serverVerbs().settings().ord() <= 3);
         }
-        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.MAX_FPDU_SIZE, 200),
+        try (IwarpSocketPair pair = IwarpSocketPair.open(Map.of(IwarpOptions.MAX_FPDU_SIZE, 200),
                 Map.of(IwarpOptions.MAX_FPDU_SIZE, 9000))) {
             assertEquals(200, pair.clientVerbs().settings().maxFpduSize());
             assertEquals(9000, pair.serverVerbs().settings().maxFpduSize());
             assertEchoWorks(pair);
         }
-        try (IwarpPair pair = IwarpPair.open()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
             // By default one TCP segment of the path: loopback's MTU less IPv4, TCP and timestamps.
             int mtu = java.net.NetworkInterface.getByInetAddress(InetAddress.getLoopbackAddress()).getMTU();
             assertEquals(Math.min(mtu - 52, 65_544) & ~3, pair.clientVerbs().settings().maxFpduSize());
             assertEchoWorks(pair);
         }
         byte[] hello = "hello, peer".getBytes(StandardCharsets.US_ASCII);
-        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.PRIVATE_DATA, hello), Map.of())) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open(Map.of(IwarpOptions.PRIVATE_DATA, hello), Map.of())) {
             assertArrayEquals(hello, pair.serverVerbs().peerPrivateData());
             assertArrayEquals(new byte[0], pair.clientVerbs().peerPrivateData());
         }
@@ -172,12 +173,12 @@ class ModeSwitchTest {
     @Test
     @DisplayName("TCP_NODELAY reads as the application set it, before and after the switch")
     void tcpNoDelayIsTheApplications() throws Exception {
-        try (ExtendedServerSocket server = new ExtendedServerSocket(0, 5, InetAddress.getLoopbackAddress());
-             ExtendedSocket client = new ExtendedSocket(InetAddress.getLoopbackAddress(), server.getLocalPort());
-             ExtendedSocket accepted = server.accept()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.builder().connect()) {
+            ExtendedSocket client = pair.client();
+            ExtendedSocket accepted = pair.accepted();
             client.setTcpNoDelay(false);
             accepted.setTcpNoDelay(true);
-            switchBoth(client, accepted);
+            pair.switchBoth();
             assertFalse(client.getTcpNoDelay());
             assertTrue(accepted.getTcpNoDelay());
             client.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
@@ -302,20 +303,8 @@ class ModeSwitchTest {
         }
     }
 
-    private static void switchBoth(ExtendedSocket client, ExtendedSocket accepted) throws Exception {
-        CompletableFuture<Void> responder = CompletableFuture.runAsync(() -> {
-            try {
-                accepted.setOption(IwarpOptions.IWARP_MODE, true);
-            } catch (IOException e) {
-                throw new RuntimeException(e);
-            }
-        });
-        client.setOption(IwarpOptions.IWARP_MODE, true);
-        responder.get(20, TimeUnit.SECONDS);
-    }
-
-    private static void assertEchoWorks(IwarpPair pair) throws Exception {
-        assertEchoWorks(pair.client, pair.accepted);
+    private static void assertEchoWorks(IwarpSocketPair pair) throws Exception {
+        assertEchoWorks(pair.client(), pair.accepted());
     }
 
     private static void assertEchoWorks(Socket client, Socket accepted) throws Exception {

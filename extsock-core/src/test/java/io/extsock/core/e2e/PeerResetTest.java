@@ -1,5 +1,9 @@
 package io.extsock.core.e2e;
 
+import static io.extsock.testkit.leak.CallEnds.throwsAt;
+import static io.extsock.testkit.leak.ResourceCount.JUNIT_TIMEOUT;
+import static io.extsock.testkit.leak.ResourceCount.liveThreads;
+import static io.extsock.testkit.leak.ResourceCount.openDescriptors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -7,7 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.IwarpNegotiationException;
+import io.extsock.IwarpOptions;
 import io.extsock.testkit.fault.FaultPlan;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
@@ -19,8 +25,6 @@ import io.extsock.verbs.WorkCompletion;
 import io.extsock.verbs.WriteRequest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -30,7 +34,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
@@ -55,36 +58,37 @@ class PeerResetTest {
             .delayEachSegment(Duration.ofMillis(1));
     private static final List<Long> DELAYS_NANOS = new ArrayList<>();
     private static int threadsBefore;
-    private static long descriptorsBefore;
+    private static int descriptorsBefore;
 
     @BeforeAll
     static void baseline() throws Exception {
-        try (IwarpPair warmUp = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair warmUp = IwarpSocketPair.openVerbs()) {
             warmUp.clientVerbs();  // the shared engine threads exist from here on
         }
-        threadsBefore = liveThreads();
+        threadsBefore = liveThreads(JUNIT_TIMEOUT);
         descriptorsBefore = openDescriptors();
     }
 
     @AfterAll
     static void nothingLeaked() throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while ((liveThreads() > threadsBefore || openDescriptors() > descriptorsBefore)
+        while ((liveThreads(JUNIT_TIMEOUT) > threadsBefore || openDescriptors() > descriptorsBefore)
                 && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
         long max = DELAYS_NANOS.stream().mapToLong(Long::longValue).max().orElse(0);
         System.out.printf("peer reset: %d outstanding requests and blocked calls ended by a reset, slowest after"
                 + " %.1f ms; threads %d -> %d, descriptors %d -> %d%n", DELAYS_NANOS.size(), max / 1e6,
-                threadsBefore, liveThreads(), descriptorsBefore, openDescriptors());
-        assertEquals(threadsBefore, liveThreads(), () -> "threads leaked: " + Thread.getAllStackTraces().keySet());
+                threadsBefore, liveThreads(JUNIT_TIMEOUT), descriptorsBefore, openDescriptors());
+        assertEquals(threadsBefore, liveThreads(JUNIT_TIMEOUT),
+                () -> "threads leaked: " + Thread.getAllStackTraces().keySet());
         assertEquals(descriptorsBefore, openDescriptors(), "descriptors leaked");
     }
 
     @Test
     @DisplayName("Reset during Sends: the Sends not yet gone and the peer's Receives end in errors")
     void resetDuringSends() throws Exception {
-        try (RelayedIwarpPair pair = RelayedIwarpPair.open(SLOW.resetAt(300 * 1024), FaultPlan.none(), false)) {
+        try (IwarpSocketPair pair = throughRelay(SLOW.resetAt(300 * 1024), FaultPlan.none(), false).open()) {
             IwarpConnection client = pair.clientVerbs();
             IwarpConnection server = pair.serverVerbs();
             MemoryRegion inbox = server.register(ByteBuffer.allocateDirect(MIB), EnumSet.of(Access.LOCAL_WRITE));
@@ -114,7 +118,7 @@ class PeerResetTest {
 
     /** Four 1 MiB Writes and a watch Receive, the client's bytes going through {@code upstream}. */
     private static void writesCutBy(FaultPlan upstream) throws Exception {
-        try (RelayedIwarpPair pair = RelayedIwarpPair.open(upstream, FaultPlan.none(), false)) {
+        try (IwarpSocketPair pair = throughRelay(upstream, FaultPlan.none(), false).open()) {
             IwarpConnection client = pair.clientVerbs();
             MemoryRegion target = pair.serverVerbs().register(ByteBuffer.allocateDirect(MIB),
                     EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
@@ -131,7 +135,7 @@ class PeerResetTest {
     @Test
     @DisplayName("Reset during Read Responses: the Reads end in errors, the responder's region is deregistered")
     void resetDuringReadResponses() throws Exception {
-        try (RelayedIwarpPair pair = RelayedIwarpPair.open(FaultPlan.none(), SLOW.resetAt(300 * 1024), false)) {
+        try (IwarpSocketPair pair = throughRelay(FaultPlan.none(), SLOW.resetAt(300 * 1024), false).open()) {
             IwarpConnection client = pair.clientVerbs();
             MemoryRegion exposed = pair.serverVerbs().register(ByteBuffer.allocateDirect(MIB),
                     EnumSet.of(Access.REMOTE_READ));
@@ -149,14 +153,14 @@ class PeerResetTest {
     void resetWhileAReadWaits() throws Exception {
         // Nothing comes back for a second: the reset meets the Read Request before its answer.
         FaultPlan stalled = FaultPlan.none().delayEachSegment(Duration.ofSeconds(1));
-        try (RelayedIwarpPair pair = RelayedIwarpPair.open(FaultPlan.none(), stalled, false)) {
+        try (IwarpSocketPair pair = throughRelay(FaultPlan.none(), stalled, false).open()) {
             IwarpConnection client = pair.clientVerbs();
             MemoryRegion exposed = pair.serverVerbs().register(ByteBuffer.allocateDirect(64),
                     EnumSet.of(Access.REMOTE_READ));
             MemoryRegion sink = client.register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE));
             client.post(new ReadRequest().tag(1).source(exposed.remote()).sink(sink.slice(0, 64)));
             Thread.sleep(100);
-            pair.relay.resetBoth();
+            pair.relay().resetBoth();
             assertOutstandingEndInErrors(pair, client, 1, false);
         }
     }
@@ -166,15 +170,15 @@ class PeerResetTest {
     void resetUnderBlockedStreamCalls() throws Exception {
         // Threads of our own, gone before the leak count (a shared pool's would linger).
         ExecutorService threads = Executors.newFixedThreadPool(2);
-        try (RelayedIwarpPair pair = RelayedIwarpPair.open(FaultPlan.none(), FaultPlan.none(), true)) {
+        try (IwarpSocketPair pair = throughRelay(FaultPlan.none(), FaultPlan.none(), true).open()) {
             CompletableFuture<Long> reader = CompletableFuture.supplyAsync(() -> throwsAt(() ->
-                    pair.client.getInputStream().read()), threads);
+                    pair.client().getInputStream().read()), threads);
             CompletableFuture<Long> writer = CompletableFuture.supplyAsync(() -> throwsAt(() ->
-                    pair.client.getOutputStream().write(new byte[64 * MIB])), threads);  // nobody reads: blocks
+                    pair.client().getOutputStream().write(new byte[64 * MIB])), threads);  // nobody reads: blocks
             Thread.sleep(300);
             assertFalse(reader.isDone() || writer.isDone(), () -> "both calls block before the reset: reader " + reader
                     + ", writer " + writer);
-            pair.relay.resetBoth();
+            pair.relay().resetBoth();
             recordDelay(pair, reader.get(20, TimeUnit.SECONDS));
             recordDelay(pair, writer.get(20, TimeUnit.SECONDS));
         } finally {
@@ -186,22 +190,22 @@ class PeerResetTest {
     @Test
     @DisplayName("Reset during the MPA negotiation: both switches fail with IwarpNegotiationException")
     void resetDuringNegotiation() throws Exception {
-        try (RelayedIwarpPair pair = RelayedIwarpPair.connect(FaultPlan.none().resetAt(10), FaultPlan.none())) {
-            IOException failure = assertThrows(IOException.class, () -> pair.switchBoth(false));
+        try (IwarpSocketPair pair = throughRelay(FaultPlan.none().resetAt(10), FaultPlan.none(), false).connect()) {
+            IOException failure = assertThrows(IOException.class, pair::switchBoth);
             assertTrue(failure instanceof IwarpNegotiationException, String.valueOf(failure));
-            assertTrue(pair.client.isClosed() && pair.accepted.isClosed(), "a failed switch closes the socket");
+            assertTrue(pair.client().isClosed() && pair.accepted().isClosed(), "a failed switch closes the socket");
         }
     }
 
     /** Takes {@code count} completions: those after the reset must be errors; records their delays. */
-    private static void assertOutstandingEndInErrors(RelayedIwarpPair pair, IwarpConnection connection, int count,
+    private static void assertOutstandingEndInErrors(IwarpSocketPair pair, IwarpConnection connection, int count,
                                                      boolean someMayHaveGone) throws Exception {
         int errors = 0;
         for (int i = 0; i < count; i++) {
             WorkCompletion completion = connection.completions().take(20, TimeUnit.SECONDS);
             assertNotNull(completion, "a work request never completed");
             long now = System.nanoTime();
-            long reset = pair.relay.faultNanos();
+            long reset = pair.relay().faultNanos();
             if (completion.status() == CompletionStatus.SUCCESS) {
                 // A Send or Write handed to TCP before the reset did complete: that is what SUCCESS means.
                 assertTrue(someMayHaveGone && completion.opcode() != io.extsock.verbs.WorkOpcode.RECEIVE,
@@ -235,33 +239,13 @@ class PeerResetTest {
         }
     }
 
-    private interface StreamCall {
-        void run() throws IOException;
+    private static void recordDelay(IwarpSocketPair pair, long thrownAt) {
+        DELAYS_NANOS.add(thrownAt - pair.relay().faultNanos());
     }
 
-    /** Runs a call that must throw; returns when it threw. */
-    private static long throwsAt(StreamCall call) {
-        try {
-            call.run();
-        } catch (IOException expected) {
-            return System.nanoTime();
-        }
-        throw new AssertionError("the stream call returned instead of throwing");
-    }
-
-    private static void recordDelay(RelayedIwarpPair pair, long thrownAt) {
-        DELAYS_NANOS.add(thrownAt - pair.relay.faultNanos());
-    }
-
-    /** Live threads, but for JUnit's timeout watcher (it starts with the first timed test, after the baseline). */
-    private static int liveThreads() {
-        return (int) Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> !thread.getName().startsWith("junit-jupiter-timeout")).count();
-    }
-
-    private static long openDescriptors() throws IOException {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.count();
-        }
+    /** Through a FaultRelay with these plans, CRC on, streams as asked. */
+    private static IwarpSocketPair.Builder throughRelay(FaultPlan upstream, FaultPlan downstream, boolean streams) {
+        return IwarpSocketPair.builder().through(upstream, downstream)
+                .option(IwarpOptions.CRC, true).option(IwarpOptions.STREAMS, streams);
     }
 }

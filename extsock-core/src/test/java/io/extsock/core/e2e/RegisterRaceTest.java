@@ -2,6 +2,7 @@ package io.extsock.core.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
@@ -27,7 +28,7 @@ class RegisterRaceTest {
     @DisplayName("register() while the peer closes: only IOExceptions naming the end")
     void registerWhileThePeerCloses() throws Exception {
         for (int round = 0; round < 20; round++) {
-            try (IwarpPair pair = IwarpPair.openVerbs()) {
+            try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
                 IwarpConnection server = pair.serverVerbs();
                 CountDownLatch started = new CountDownLatch(1);
                 CompletableFuture<Throwable> registering = CompletableFuture.supplyAsync(() -> {
@@ -43,7 +44,7 @@ class RegisterRaceTest {
                     }
                 });
                 assertTrue(started.await(30, TimeUnit.SECONDS));
-                pair.client.close();
+                pair.client().close();
                 Throwable failure = registering.get(60, TimeUnit.SECONDS);
                 assertTrue(failure instanceof IOException, "not a checked IOException: " + failure);
                 assertTrue(failure.getMessage().contains("connection has ended"), failure.getMessage());

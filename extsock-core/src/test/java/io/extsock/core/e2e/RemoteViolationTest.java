@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
@@ -43,7 +44,7 @@ class RemoteViolationTest {
     @Test
     @DisplayName("RFC 5040 7.2: RDMA Read of an invalid STag: RDMAP remote protection, invalid STag")
     void readOfAnInvalidStag() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection client = pair.clientVerbs();
             MemoryRegion sink = client.register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE));
             WorkCompletion read = client.submit(new ReadRequest().source(new RemoteBuffer(0x12345678, 0, 64))
@@ -61,7 +62,7 @@ class RemoteViolationTest {
     @DisplayName("RFC 5040 7.1: the Terminate still goes out when the application closes the moment its connection ends")
     void terminateOutlivesAnImmediateClose() throws Exception {
         for (int round = 0; round < 40; round++) {
-            try (IwarpPair pair = IwarpPair.openVerbs()) {
+            try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
                 IwarpConnection client = pair.clientVerbs();
                 IwarpConnection server = pair.serverVerbs();
                 Thread closer = new Thread(() -> closeOnceEnded(pair, server), "closes-when-ended");
@@ -77,7 +78,7 @@ class RemoteViolationTest {
     }
 
     /** Closes the socket as soon as a call fails because the connection ended: no pause at all. */
-    private static void closeOnceEnded(IwarpPair pair, IwarpConnection server) {
+    private static void closeOnceEnded(IwarpSocketPair pair, IwarpConnection server) {
         ByteBuffer probe = ByteBuffer.allocateDirect(8);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (System.nanoTime() < deadline) {
@@ -85,7 +86,7 @@ class RemoteViolationTest {
                 server.register(probe, Set.of()).close();
             } catch (IOException ended) {
                 try {
-                    pair.accepted.close();
+                    pair.accepted().close();
                 } catch (IOException ignored) {
                     // the test asserts on the peer's side
                 }
@@ -97,7 +98,7 @@ class RemoteViolationTest {
     @Test
     @DisplayName("RFC 5041 7.2: RDMA Write to a region without the remote-write right is refused, nothing placed")
     void writeWithoutTheRight() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection client = pair.clientVerbs();
             IwarpConnection server = pair.serverVerbs();
             MemoryRegion readOnly = server.register(ByteBuffer.allocateDirect(100), EnumSet.of(Access.REMOTE_READ));
@@ -114,7 +115,7 @@ class RemoteViolationTest {
     @Test
     @DisplayName("RFC 5041 7.2: a Send longer than the Receive: too long for the buffer, LOCAL_LENGTH_ERROR there")
     void sendLongerThanTheReceive() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection client = pair.clientVerbs();
             IwarpConnection server = pair.serverVerbs();
             MemoryRegion inbox = server.register(ByteBuffer.allocateDirect(100), EnumSet.of(Access.LOCAL_WRITE));
@@ -137,7 +138,7 @@ class RemoteViolationTest {
     @Test
     @DisplayName("RFC 5040 5.3.1: after a Send with Invalidate, the invalidated STag is dead too")
     void invalidatedStag() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection client = pair.clientVerbs();
             IwarpConnection server = pair.serverVerbs();
             MemoryRegion exposed = server.register(ByteBuffer.allocateDirect(100), REMOTE_RW);
@@ -156,13 +157,13 @@ class RemoteViolationTest {
     @Test
     @DisplayName("Work outstanding when a connection ends completes as FLUSHED, exactly once")
     void outstandingWorkIsFlushed() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection server = pair.serverVerbs();
             MemoryRegion inbox = server.register(ByteBuffer.allocateDirect(64 * 10), EnumSet.of(Access.LOCAL_WRITE));
             for (int i = 0; i < 10; i++) {
                 server.post(new ReceiveRequest().tag(i).scatter(inbox.slice(i * 64L, 64)));
             }
-            pair.client.close();
+            pair.client().close();
             for (int i = 0; i < 10; i++) {
                 WorkCompletion flushed = server.completions().take(20, TimeUnit.SECONDS);
                 assertNotNull(flushed, "receive " + i + " must complete");

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.IwarpOptions;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
@@ -29,7 +30,7 @@ class StatisticsAndToStringTest {
 
     @Test
     void statisticsCountEveryOperationEachWay() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection client = pair.clientVerbs();
             IwarpConnection server = pair.serverVerbs();
             MemoryRegion exposed = server.register(ByteBuffer.allocateDirect(1000),
@@ -87,10 +88,10 @@ class StatisticsAndToStringTest {
 
     @Test
     void theStreamWindowIsCounted() throws Exception {
-        try (IwarpPair pair = IwarpPair.open()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
             assertEquals(4 * 64 * 1024, pair.clientVerbs().statistics().streamWindow());
-            pair.client.getOutputStream().write(new byte[100]);
-            assertEquals(100, pair.accepted.getInputStream().readNBytes(100).length);
+            pair.client().getOutputStream().write(new byte[100]);
+            assertEquals(100, pair.accepted().getInputStream().readNBytes(100).length);
             IwarpStatistics received = pair.serverVerbs().statistics();
             assertEquals(1, received.messagesReceived(MessageType.SEND));
             assertEquals(104, received.payloadReceived().get(MessageType.SEND), "100 bytes and the stream header");
@@ -102,11 +103,11 @@ class StatisticsAndToStringTest {
         IwarpConnection client;
         String clientAddress;
         String serverAddress;
-        try (IwarpPair pair = IwarpPair.open(Map.of(IwarpOptions.CRC, false, IwarpOptions.MARKERS, true,
+        try (IwarpSocketPair pair = IwarpSocketPair.open(Map.of(IwarpOptions.CRC, false, IwarpOptions.MARKERS, true,
                 IwarpOptions.IRD, 4, IwarpOptions.ORD, 6), Map.of(IwarpOptions.CRC, false))) {
             client = pair.clientVerbs();
-            clientAddress = JfrEventsTest.address(pair.client);
-            serverAddress = JfrEventsTest.address(pair.accepted);
+            clientAddress = JfrEventsTest.address(pair.client());
+            serverAddress = JfrEventsTest.address(pair.accepted());
             assertEquals("IwarpConnection[peer=" + serverAddress + ", local=" + clientAddress
                     + ", state=CONNECTED, mpa=2, role=initiator, crc=off, markers=off/on, ird=4, ord=6, maxFpdu="
                     + client.settings().maxFpduSize() + "]", client.toString());

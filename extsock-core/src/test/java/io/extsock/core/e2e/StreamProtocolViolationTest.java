@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.core.verbs.QueuePairVerbs;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.SendRequest;
@@ -25,9 +26,9 @@ class StreamProtocolViolationTest {
 
     @Test
     void aStreamMessageOfAnUnknownTypeFailsTheReader() throws Exception {
-        try (IwarpPair pair = IwarpPair.open()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
             sendRaw(pair, new byte[] {9, 0, 0, 0, 'x'});
-            InputStream in = pair.accepted.getInputStream();
+            InputStream in = pair.accepted().getInputStream();
             SocketException failure = assertThrows(SocketException.class, in::read);
             assertTrue(failure.getMessage().contains("unknown type 9"), failure.getMessage());
         }
@@ -35,15 +36,15 @@ class StreamProtocolViolationTest {
 
     @Test
     void aStreamMessageShorterThanItsHeaderFailsTheReader() throws Exception {
-        try (IwarpPair pair = IwarpPair.open()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
             sendRaw(pair, new byte[] {1, 0});
-            InputStream in = pair.accepted.getInputStream();
+            InputStream in = pair.accepted().getInputStream();
             SocketException failure = assertThrows(SocketException.class, in::read);
             assertTrue(failure.getMessage().contains("a stream message of 2 bytes"), failure.getMessage());
         }
     }
 
-    private static void sendRaw(IwarpPair pair, byte[] message) throws Exception {
+    private static void sendRaw(IwarpSocketPair pair, byte[] message) throws Exception {
         IwarpConnection client = pair.clientVerbs();
         ((QueuePairVerbs) client).setStreamsOwnSendsAndReceives(false);
         MemoryRegion region = client.register(ByteBuffer.allocateDirect(message.length).put(message).flip(), Set.of());

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
@@ -36,7 +37,7 @@ class VerbsOperationsTest {
     @Test
     @DisplayName("RFC 5040 5.1: an RDMA Write lands in the peer's region without the peer doing anything")
     void rdmaWriteIsOneSided() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection client = pair.clientVerbs();
             IwarpConnection server = pair.serverVerbs();
             MemoryRegion target = server.register(ByteBuffer.allocateDirect(1 << 20), REMOTE_RW);
@@ -66,7 +67,7 @@ class VerbsOperationsTest {
     @Test
     @DisplayName("RFC 5040 5.2: an RDMA Read fetches the peer's region; the peer does nothing")
     void rdmaReadIsOneSided() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection client = pair.clientVerbs();
             IwarpConnection server = pair.serverVerbs();
             byte[] data = random(250_000, 2);
@@ -90,7 +91,7 @@ class VerbsOperationsTest {
     @Test
     @DisplayName("RFC 5040 5.3: Sends match posted Receives in order; completions report length and flags")
     void sendsAndReceives() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection client = pair.clientVerbs();
             IwarpConnection server = pair.serverVerbs();
             MemoryRegion inbox = server.register(ByteBuffer.allocateDirect(3 * 8192), EnumSet.of(Access.LOCAL_WRITE));
@@ -129,7 +130,7 @@ class VerbsOperationsTest {
     @Test
     @DisplayName("A Receive may scatter one Send over several buffers")
     void receiveScattersOverSlices() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection client = pair.clientVerbs();
             IwarpConnection server = pair.serverVerbs();
             MemoryRegion a = server.register(ByteBuffer.allocateDirect(1000), EnumSet.of(Access.LOCAL_WRITE));
@@ -151,7 +152,7 @@ class VerbsOperationsTest {
     @Test
     @DisplayName("RFC 5040 5.3.1: a Send with Invalidate invalidates the receiver's STag; its later use fails")
     void sendWithInvalidate() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection client = pair.clientVerbs();
             IwarpConnection server = pair.serverVerbs();
             MemoryRegion advertised = server.register(ByteBuffer.allocateDirect(4096), REMOTE_RW);
@@ -168,7 +169,7 @@ class VerbsOperationsTest {
     @Test
     @DisplayName("Posting checks local slices: an invalid region completes with LOCAL_PROTECTION_ERROR")
     void localProtectionErrors() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection client = pair.clientVerbs();
             IwarpConnection server = pair.serverVerbs();
             MemoryRegion readOnly = client.register(ByteBuffer.allocateDirect(64), Set.of());
@@ -194,7 +195,7 @@ class VerbsOperationsTest {
 
     @Test
     void requestsAreCheckedBeforePosting() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection client = pair.clientVerbs();
             MemoryRegion region = client.register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE));
             assertThrows(IllegalArgumentException.class, () -> client.post(new WriteRequest().gather(region.slice(0, 8))));
@@ -207,7 +208,7 @@ class VerbsOperationsTest {
     @Test
     @DisplayName("With the socket's streams on, Sends and Receives belong to them")
     void streamsOwnSendsAndReceives() throws Exception {
-        try (IwarpPair pair = IwarpPair.open()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
             IwarpConnection client = pair.clientVerbs();
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> client.post(new SendRequest().tag(1)));
@@ -224,7 +225,7 @@ class VerbsOperationsTest {
     @Test
     @DisplayName("Posting stops at the completion queue's capacity until completions are polled")
     void completionQueueCapacityIsEnforcedAtPosting() throws Exception {
-        try (IwarpPair pair = IwarpPair.openVerbs()) {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection client = pair.clientVerbs();
             MemoryRegion target = pair.serverVerbs().register(ByteBuffer.allocateDirect(8), REMOTE_RW);
             MemoryRegion source = client.register(ByteBuffer.allocateDirect(8), Set.of());

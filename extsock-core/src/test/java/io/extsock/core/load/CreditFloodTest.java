@@ -1,5 +1,6 @@
 package io.extsock.core.load;
 
+import static io.extsock.core.memory.ConnectionBlocks.BASE_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -40,11 +41,6 @@ import org.junit.jupiter.api.Timeout;
 class CreditFloodTest {
 
     private static final int BLOCK = DirectBufferPool.BLOCK_SIZE;
-    /**
-     * What one end takes at start: staging, the gather's arena, the hold where an FPDU waits
-     * for its CRC (CRC on, the default), the 4 stream receive buffers.
-     */
-    private static final int BASE_BLOCKS = 3 + IwarpStream.RECEIVE_BUFFERS;
     private static final int FLOOD = 64;
     private static final int FULL = IwarpStream.BUFFER_SIZE - 4;
     private static final byte DATA = 1;

@@ -3,6 +3,7 @@ package io.extsock.core.load;
 import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
+import io.extsock.testkit.leak.ResourceCount;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -52,7 +53,7 @@ public final class FarEndsProcess {
             switching.awaitTermination(20, TimeUnit.MINUTES);
             System.out.println("switched " + ends.size() + " failures " + failures.size() + " " + failures.peek());
             System.out.println("engine threads " + ResourceSample.take().engineThreads() + " descriptors "
-                    + ResourceSample.openDescriptors() + " threads " + Thread.activeCount());
+                    + ResourceCount.openDescriptors() + " threads " + Thread.activeCount());
             List<ExtendedSocket> all = new ArrayList<>(ends);
             int echoers = 4;
             for (int t = 0; t < echoers; t++) {

@@ -1,5 +1,6 @@
 package io.extsock.core.load;
 
+import static io.extsock.core.memory.ConnectionBlocks.BASE_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,8 +47,6 @@ class HostileGrowthBudgetTest {
     private static final int WORKERS = 8;
     private static final int BLOCK = DirectBufferPool.BLOCK_SIZE;
     private static final long BUDGET = 16L << 20;
-    /** One end's base: staging, arena, the CRC hold, the 4 stream receive buffers. */
-    private static final int BASE_BLOCKS = 3 + IwarpStream.RECEIVE_BUFFERS;
     private static final int FULL = IwarpStream.BUFFER_SIZE - 4;
     private static final byte DATA = 1;
     private static final byte WAITED = 0x01;

@@ -1,13 +1,9 @@
 package io.extsock.core.load;
 
 import io.extsock.core.memory.DirectBufferPool;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.extsock.testkit.leak.ResourceCount;
 import java.lang.management.BufferPoolMXBean;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.stream.Stream;
 
 /**
  * What a JVM holds at one moment: heap in use, direct buffers (the JDK's count and the engine's
@@ -35,21 +31,13 @@ record ResourceSample(long heapBytes, long directBytes, long poolInUseBytes, int
             }
         }
         return new ResourceSample(runtime.totalMemory() - runtime.freeMemory(), direct,
-                DirectBufferPool.shared().inUseBytes(), Thread.activeCount(), engine, openDescriptors());
+                DirectBufferPool.shared().inUseBytes(), Thread.activeCount(), engine, ResourceCount.openDescriptors());
     }
 
     /** Heap after a collection, so that two samples compare what is live rather than garbage. */
     static ResourceSample takeAfterGc() {
         System.gc();
         return take();
-    }
-
-    static int openDescriptors() {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return (int) fds.count();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     String row(String label) {

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
 import io.extsock.core.mpa.MpaConstants;
+import io.extsock.testkit.leak.ResourceCount;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -86,7 +87,7 @@ class StalledNegotiationTest {
             }
             awaitAtMost(server::handlersRunning, 0, "every handler to end");
             awaitAtMost(Thread::activeCount, before.threads() + THREAD_SLACK, "threads back to baseline");
-            awaitAtMost(ResourceSample::openDescriptors, before.descriptors() + DESCRIPTOR_SLACK,
+            awaitAtMost(ResourceCount::openDescriptors, before.descriptors() + DESCRIPTOR_SLACK,
                     "descriptors back to baseline");
             ResourceSample after = ResourceSample.takeAfterGc();
 

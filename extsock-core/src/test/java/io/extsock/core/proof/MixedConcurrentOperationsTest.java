@@ -2,9 +2,9 @@ package io.extsock.core.proof;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.CompletionView;
@@ -19,7 +19,6 @@ import io.extsock.verbs.WriteRequest;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,7 +26,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -103,20 +101,17 @@ class MixedConcurrentOperationsTest {
     private void oneRound() throws Exception {
         List<AutoCloseable> resources = new ArrayList<>();
         List<Runnable> finalChecks = new ArrayList<>();
-        try (ExtendedServerSocket server = new ExtendedServerSocket()) {
-            server.setOption(IwarpOptions.IWARP_MODE, true);
-            server.bind(new InetSocketAddress(Proof.LOOPBACK, 0));
+        try {
             for (int c = 0; c < STREAM_CONNECTIONS + VERBS_CONNECTIONS; c++) {
                 boolean streams = c < STREAM_CONNECTIONS;
-                ExtendedSocket[] pair = connect(server, streams);
-                resources.add(pair[0]);
-                resources.add(pair[1]);
+                IwarpSocketPair pair = IwarpSocketPair.builder().option(IwarpOptions.STREAMS, streams).open();
+                resources.add(pair);
                 String name = (streams ? "stream" : "verbs") + c;
                 if (streams) {
-                    finalChecks.add(streamConnection(name, pair[0], pair[1]));
+                    finalChecks.add(streamConnection(name, pair.client(), pair.accepted()));
                 } else {
-                    End client = new End(name + "-client", pair[0].iwarp(), c * 2L);
-                    End accepted = new End(name + "-server", pair[1].iwarp(), c * 2L + 1);
+                    End client = new End(name + "-client", pair.clientVerbs(), c * 2L);
+                    End accepted = new End(name + "-server", pair.serverVerbs(), c * 2L + 1);
                     client.peer = accepted;
                     accepted.peer = client;
                     client.postReceives();
@@ -150,25 +145,6 @@ class MixedConcurrentOperationsTest {
                 resource.close();
             }
         }
-    }
-
-    /** A connected pair, both ends switched: {client, accepted}. */
-    private static ExtendedSocket[] connect(ExtendedServerSocket server, boolean streams) throws Exception {
-        ExtendedSocket client = new ExtendedSocket();
-        client.setOption(IwarpOptions.IWARP_MODE, true);
-        client.setOption(IwarpOptions.STREAMS, streams);
-        CompletableFuture<ExtendedSocket> accepted = CompletableFuture.supplyAsync(() -> {
-            try {
-                ExtendedSocket socket = server.accept();
-                socket.setOption(IwarpOptions.STREAMS, streams);
-                socket.iwarp();  // the deferred switch
-                return socket;
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        client.connect(server.getLocalSocketAddress(), 10_000);
-        return new ExtendedSocket[] {client, accepted.get(WAIT_SECONDS, TimeUnit.SECONDS)};
     }
 
     private void worker(String name, ThrowingRunnable body) {

@@ -1,13 +1,18 @@
 package io.extsock.core.proof;
 
+import static io.extsock.testkit.leak.CallEnds.endsAt;
+import static io.extsock.testkit.leak.CallEnds.throwsAt;
+import static io.extsock.testkit.leak.ResourceCount.PROCESS_REAPER;
+import static io.extsock.testkit.leak.ResourceCount.liveThreads;
+import static io.extsock.testkit.leak.ResourceCount.openDescriptors;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
@@ -20,8 +25,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -29,7 +32,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -52,8 +54,8 @@ class PeerKilledIT {
     @DisplayName("kill -9 of the peer mid-traffic: outstanding work fails, blocked stream calls end, nothing leaks")
     void peerKilledMidTraffic() throws Exception {
         warmUpEngine();
-        int threadsBefore = liveThreads();
-        long descriptorsBefore = openDescriptors();
+        int threadsBefore = liveThreads(PROCESS_REAPER);
+        int descriptorsBefore = openDescriptors();
         ConcurrentLinkedQueue<Long> delays = new ConcurrentLinkedQueue<>();
         long killedAt;
         // Threads of our own, gone before the count (a shared pool's would linger and look leaked).
@@ -75,7 +77,9 @@ class PeerKilledIT {
             long[] killed = {0};
             CompletableFuture<Integer> traffic = CompletableFuture.supplyAsync(() -> keepBusy(verbs, remote, source,
                     sink, killed, delays), threads);
-            CompletableFuture<Long> reader = CompletableFuture.supplyAsync(() -> endsAt(() ->
+            // The blocked read must end without data: -1 (the killed process's kernel closed TCP with a
+            // FIN between FPDUs, as a plain socket's reader sees end of stream) or an exception.
+            CompletableFuture<Long> reader = CompletableFuture.supplyAsync(() -> endsAt("peer killed", () ->
                     client.getInputStream().read()), threads);
             CompletableFuture<Long> writer = CompletableFuture.supplyAsync(() -> throwsAt(() ->
                     client.getOutputStream().write(new byte[64 * MIB])), threads);  // the peer never reads: blocks
@@ -96,12 +100,14 @@ class PeerKilledIT {
         assertTrue(threads.awaitTermination(10, TimeUnit.SECONDS));
         assertFalse(source.isValid() || sink.isValid(), "regions outlived the connection");
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while ((liveThreads() > threadsBefore || openDescriptors() > descriptorsBefore) && System.nanoTime() < deadline) {
+        while ((liveThreads(PROCESS_REAPER) > threadsBefore || openDescriptors() > descriptorsBefore)
+                && System.nanoTime() < deadline) {
             Thread.sleep(50);
         }
-        System.out.printf("peer killed: threads %d -> %d, descriptors %d -> %d%n", threadsBefore, liveThreads(),
-                descriptorsBefore, openDescriptors());
-        assertEquals(threadsBefore, liveThreads(), () -> "threads leaked: " + Thread.getAllStackTraces().keySet());
+        System.out.printf("peer killed: threads %d -> %d, descriptors %d -> %d%n", threadsBefore,
+                liveThreads(PROCESS_REAPER), descriptorsBefore, openDescriptors());
+        assertEquals(threadsBefore, liveThreads(PROCESS_REAPER),
+                () -> "threads leaked: " + Thread.getAllStackTraces().keySet());
         assertTrue(openDescriptors() <= descriptorsBefore, "descriptors leaked");
     }
 
@@ -150,41 +156,6 @@ class PeerKilledIT {
         }
     }
 
-    private interface StreamCall {
-        void run() throws IOException;
-    }
-
-    private interface StreamRead {
-        int read() throws IOException;
-    }
-
-    /**
-     * A read blocked when the peer died must end: -1 (the kernel of the killed process closed
-     * TCP with a FIN, and it fell between FPDUs, as a plain socket's reader sees end of stream)
-     * or an exception (a reset, or a FIN inside an FPDU). It must not return data.
-     */
-    private static long endsAt(StreamRead call) {
-        try {
-            int read = call.read();
-            if (read != -1) {
-                throw new AssertionError("the stream read returned a byte (" + read + ") the peer never wrote");
-            }
-            System.out.println("peer killed: the blocked read saw end of stream");
-        } catch (IOException expected) {
-            System.out.println("peer killed: the blocked read threw " + expected);
-        }
-        return System.nanoTime();
-    }
-
-    private static long throwsAt(StreamCall call) {
-        try {
-            call.run();
-        } catch (IOException expected) {
-            return System.nanoTime();
-        }
-        throw new AssertionError("the stream call returned instead of throwing");
-    }
-
     private static String[] field(String line, String name) {
         String[] fields = line.trim().split(" ");
         assertEquals(name, fields[0], "the peer said: " + line);
@@ -193,33 +164,8 @@ class PeerKilledIT {
 
     /** One IWARP_MODE connection in this JVM first, so that the shared engine threads exist in the baseline. */
     private static void warmUpEngine() throws Exception {
-        try (ExtendedServerSocket server = new ExtendedServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            server.setOption(IwarpOptions.IWARP_MODE, true);
-            CompletableFuture<Void> accepting = CompletableFuture.runAsync(() -> {
-                try (ExtendedSocket accepted = server.accept()) {
-                    accepted.iwarp();
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
-            });
-            try (ExtendedSocket client = new ExtendedSocket()) {
-                client.setOption(IwarpOptions.IWARP_MODE, true);
-                client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()));
-                client.iwarp();
-                accepting.get(30, TimeUnit.SECONDS);
-            }
-        }
-    }
-
-    /** Live threads, but for the JDK's process reaper (it outlives the child it waited for by a while). */
-    private static int liveThreads() {
-        return (int) Thread.getAllStackTraces().keySet().stream()
-                .filter(thread -> !thread.getName().equals("process reaper")).count();
-    }
-
-    private static long openDescriptors() throws IOException {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.count();
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
+            pair.clientVerbs();
         }
     }
 }

@@ -1,8 +1,6 @@
 package io.extsock.core.proof;
 
-import io.extsock.ExtendedServerSocket;
-import io.extsock.ExtendedSocket;
-import io.extsock.IwarpOptions;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
@@ -10,7 +8,6 @@ import io.extsock.verbs.ReadRequest;
 import io.extsock.verbs.RemoteBuffer;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -21,7 +18,6 @@ import java.util.HexFormat;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /** What the proof tests share: data, digests, free ports, thread dumps, the end of a connection. */
@@ -124,28 +120,13 @@ final class Proof {
      * which delays that side's answering FIN by several milliseconds.
      */
     static void warmUpTerminate() throws Exception {
-        try (ExtendedServerSocket server = new ExtendedServerSocket()) {
-            server.setOption(IwarpOptions.IWARP_MODE, true);
-            server.setOption(IwarpOptions.STREAMS, false);
-            server.bind(new InetSocketAddress(LOOPBACK, 0));
-            CompletableFuture<String> served = CompletableFuture.supplyAsync(() -> {
-                try (ExtendedSocket accepted = server.accept()) {
-                    return awaitEnded(accepted.iwarp(), 20, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            });
-            try (ExtendedSocket client = new ExtendedSocket()) {
-                client.setOption(IwarpOptions.IWARP_MODE, true);
-                client.setOption(IwarpOptions.STREAMS, false);
-                client.connect(server.getLocalSocketAddress());
-                IwarpConnection verbs = client.iwarp();
-                MemoryRegion sink = verbs.register(ByteBuffer.allocateDirect(8), EnumSet.of(Access.LOCAL_WRITE));
-                verbs.submit(new ReadRequest().source(new RemoteBuffer(0x7777_7700, 0, 8)).sink(sink.slice(0, 8)))
-                        .get(20, TimeUnit.SECONDS);
-                awaitEnded(verbs, 20, TimeUnit.SECONDS);
-            }
-            served.get(20, TimeUnit.SECONDS);
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
+            IwarpConnection verbs = pair.clientVerbs();
+            MemoryRegion sink = verbs.register(ByteBuffer.allocateDirect(8), EnumSet.of(Access.LOCAL_WRITE));
+            verbs.submit(new ReadRequest().source(new RemoteBuffer(0x7777_7700, 0, 8)).sink(sink.slice(0, 8)))
+                    .get(20, TimeUnit.SECONDS);
+            awaitEnded(verbs, 20, TimeUnit.SECONDS);
+            awaitEnded(pair.serverVerbs(), 20, TimeUnit.SECONDS);
         }
     }
 }

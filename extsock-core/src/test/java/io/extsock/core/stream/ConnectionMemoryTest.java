@@ -1,5 +1,6 @@
 package io.extsock.core.stream;
 
+import static io.extsock.core.memory.ConnectionBlocks.BASE_BLOCKS;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,14 +12,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -33,11 +31,6 @@ import org.junit.jupiter.api.Timeout;
 class ConnectionMemoryTest {
 
     private static final int BLOCK = DirectBufferPool.BLOCK_SIZE;
-    /**
-     * What one end takes at start: staging, the gather's arena, the hold where an FPDU waits for
-     * its CRC (CRC is on by default), 4 stream receive buffers.
-     */
-    private static final int BASE_BLOCKS = 3 + IwarpStream.RECEIVE_BUFFERS;
 
     private ServerSocketChannel listener;
 
@@ -98,7 +91,7 @@ class ConnectionMemoryTest {
     void aSpentBudgetRefusesGrowthAndTheStreamStillWorks() throws Exception {
         DirectBufferPool pool = new DirectBufferPool(BLOCK, 4L * BLOCK);
         try (Pair pair = connect(new SoftwareIwarpProvider(pool))) {
-            bulkTransfer(pair.initiator, pair.responder);
+            BulkTransfer.run(pair.initiator, pair.responder, 11);
             assertEquals(8, pair.responder.receiveWindowBuffers());
             // Asked for the 8 more at the first wait after the growth, and then at most once per
             // 1024 Sends (the transfer has 1280), however often the writer waited meanwhile.
@@ -113,7 +106,7 @@ class ConnectionMemoryTest {
     void aConnectionsWindowIsBoundedWithoutABudget() throws Exception {
         DirectBufferPool pool = new DirectBufferPool(BLOCK, Long.MAX_VALUE);
         try (Pair pair = connect(new SoftwareIwarpProvider(pool))) {
-            bulkTransfer(pair.initiator, pair.responder);
+            BulkTransfer.run(pair.initiator, pair.responder, 11);
             assertEquals(IwarpStream.MAX_RECEIVE_BUFFERS, pair.responder.receiveWindowBuffers());
             assertEquals((long) (IwarpStream.MAX_RECEIVE_BUFFERS - IwarpStream.RECEIVE_BUFFERS) * BLOCK,
                     pool.growthBytes(), pool.toString());
@@ -122,59 +115,6 @@ class ConnectionMemoryTest {
             assertEquals(0, pool.refusedBlocks());
         }
         awaitNoneInUse(pool);
-    }
-
-    /**
-     * 64 MiB, the reader stopping now and then until the writer waits for the window (as in
-     * {@link StreamWindowTest}), at most 20 times; checks every byte.
-     */
-    private static void bulkTransfer(IwarpStream writer, IwarpStream reader) throws Exception {
-        int writes = 256;
-        byte[] chunk = new byte[256 * 1024];
-        AtomicLong written = new AtomicLong();
-        CompletableFuture<byte[]> sent = CompletableFuture.supplyAsync(() -> {
-            try {
-                MessageDigest digest = MessageDigest.getInstance("SHA-256");
-                Random random = new Random(11);
-                for (int i = 0; i < writes; i++) {
-                    random.nextBytes(chunk);
-                    digest.update(chunk);
-                    writer.write(chunk, 0, chunk.length);
-                    written.addAndGet(chunk.length);
-                }
-                return digest.digest();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
-        MessageDigest digest = MessageDigest.getInstance("SHA-256");
-        byte[] buffer = new byte[64 * 1024];
-        long total = (long) writes * chunk.length;
-        long received = 0;
-        int pauses = 0;
-        while (received < total) {
-            if (reader.receiveWindowBuffers() < IwarpStream.MAX_RECEIVE_BUFFERS && written.get() < total
-                    && pauses < 20) {
-                awaitStalled(written);
-                pauses++;
-            }
-            int n = reader.read(buffer, 0, (int) Math.min(buffer.length, total - received), 0);
-            digest.update(buffer, 0, n);
-            received += n;
-        }
-        assertArrayEquals(sent.get(30, TimeUnit.SECONDS), digest.digest(), "every byte, in order");
-    }
-
-    private static void awaitStalled(AtomicLong written) throws InterruptedException {
-        long last = written.get();
-        while (true) {
-            Thread.sleep(50);
-            long now = written.get();
-            if (now == last) {
-                return;
-            }
-            last = now;
-        }
     }
 
     /**

@@ -4,21 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
-import io.extsock.IwarpOptions;
 import io.extsock.core.verbs.QueuePairVerbs;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.SendRequest;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.InetAddress;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.util.HexFormat;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -32,8 +29,6 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(60)
 class HostileStreamPeerTest {
-
-    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
 
     @Test
     void undefinedFlagsOnDataEndTheConnection() throws Exception {
@@ -67,44 +62,30 @@ class HostileStreamPeerTest {
      * client's connection ends too (TCP closed).
      */
     private static void assertConnectionEnds(String named, String... messages) throws Exception {
-        try (ExtendedServerSocket server = new ExtendedServerSocket(0, 50, LOOPBACK)) {
-            server.setOption(IwarpOptions.IWARP_MODE, true);
-            CompletableFuture<ExtendedSocket> accepting = CompletableFuture.supplyAsync(() -> {
-                try {
-                    ExtendedSocket accepted = server.accept();
-                    accepted.iwarp();  // the switch
-                    return accepted;
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
-            });
-            try (ExtendedSocket client = new ExtendedSocket()) {
-                client.setOption(IwarpOptions.IWARP_MODE, true);
-                client.connect(server.getLocalSocketAddress());
-                try (ExtendedSocket accepted = accepting.get(20, TimeUnit.SECONDS)) {
-                    IwarpConnection verbs = client.iwarp();
-                    ((QueuePairVerbs) verbs).setStreamsOwnSendsAndReceives(false);
-                    for (String message : messages) {
-                        byte[] octets = HexFormat.of().parseHex(message);
-                        MemoryRegion region = verbs.register(ByteBuffer.allocateDirect(octets.length).put(octets)
-                                .flip(), Set.of());
-                        verbs.post(new SendRequest().gather(region.slice(0, octets.length)));
-                    }
-                    String reason = "the peer broke extsock's stream protocol: " + named;
-                    InputStream in = accepted.getInputStream();
-                    if (messages[0].startsWith("03")) {
-                        // After the peer's FIN its stream is whole: the reader reads its end.
-                        assertTrue(in.read() < 0, "end of stream");
-                    } else {
-                        SocketException failure = assertThrows(SocketException.class, in::read);
-                        assertTrue(failure.getMessage().contains(reason), failure.getMessage());
-                    }
-                    SocketException writeFailure = awaitWriteFailure(accepted);
-                    assertTrue(writeFailure.getMessage().contains(reason), writeFailure.getMessage());
-                    assertClientSeesTheEnd(client);
-                    assertFalse(accepted.isClosed(), "the socket stays for its application to close");
-                }
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
+            ExtendedSocket client = pair.client();
+            ExtendedSocket accepted = pair.accepted();
+            IwarpConnection verbs = client.iwarp();
+            ((QueuePairVerbs) verbs).setStreamsOwnSendsAndReceives(false);
+            for (String message : messages) {
+                byte[] octets = HexFormat.of().parseHex(message);
+                MemoryRegion region = verbs.register(ByteBuffer.allocateDirect(octets.length).put(octets)
+                        .flip(), Set.of());
+                verbs.post(new SendRequest().gather(region.slice(0, octets.length)));
             }
+            String reason = "the peer broke extsock's stream protocol: " + named;
+            InputStream in = accepted.getInputStream();
+            if (messages[0].startsWith("03")) {
+                // After the peer's FIN its stream is whole: the reader reads its end.
+                assertTrue(in.read() < 0, "end of stream");
+            } else {
+                SocketException failure = assertThrows(SocketException.class, in::read);
+                assertTrue(failure.getMessage().contains(reason), failure.getMessage());
+            }
+            SocketException writeFailure = awaitWriteFailure(accepted);
+            assertTrue(writeFailure.getMessage().contains(reason), writeFailure.getMessage());
+            assertClientSeesTheEnd(client);
+            assertFalse(accepted.isClosed(), "the socket stays for its application to close");
         }
     }
 

@@ -10,12 +10,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.security.MessageDigest;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -93,55 +90,9 @@ class StreamWindowTest {
      */
     @Test
     void aWriterHeldUpByTheWindowWidensIt() throws Exception {
-        int writes = 256;
-        byte[] chunk = new byte[256 * 1024];
-        AtomicLong written = new AtomicLong();
-        CompletableFuture<byte[]> sent = CompletableFuture.supplyAsync(() -> {
-            try {
-                MessageDigest digest = MessageDigest.getInstance("SHA-256");
-                Random random = new Random(7);
-                for (int i = 0; i < writes; i++) {
-                    random.nextBytes(chunk);
-                    digest.update(chunk);
-                    writer.write(chunk, 0, chunk.length);
-                    written.addAndGet(chunk.length);
-                }
-                return digest.digest();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
-        MessageDigest digest = MessageDigest.getInstance("SHA-256");
-        byte[] buffer = new byte[64 * 1024];
-        long total = (long) writes * chunk.length;
-        long received = 0;
-        int pauses = 0;
-        while (received < total) {
-            if (reader.receiveWindowBuffers() < IwarpStream.MAX_RECEIVE_BUFFERS && written.get() < total
-                    && pauses < 20) {
-                awaitStalled(written);  // the writer is waiting for credits now
-                pauses++;
-            }
-            int n = reader.read(buffer, 0, (int) Math.min(buffer.length, total - received), 0);
-            digest.update(buffer, 0, n);
-            received += n;
-        }
-        assertArrayEquals(sent.get(20, TimeUnit.SECONDS), digest.digest(), "every byte, in order");
+        int pauses = BulkTransfer.run(writer, reader, 7);
         assertEquals(IwarpStream.MAX_RECEIVE_BUFFERS, reader.receiveWindowBuffers(), "after " + pauses + " pauses");
         assertEquals(IwarpStream.RECEIVE_BUFFERS, writer.receiveWindowBuffers());
-    }
-
-    /** Returns once the writer's progress has stood still for 50 ms (it waits for the window). */
-    private static void awaitStalled(AtomicLong written) throws InterruptedException {
-        long last = written.get();
-        while (true) {
-            Thread.sleep(50);
-            long now = written.get();
-            if (now == last) {
-                return;
-            }
-            last = now;
-        }
     }
 
     private static void readFully(IwarpStream stream, byte[] into) throws Exception {

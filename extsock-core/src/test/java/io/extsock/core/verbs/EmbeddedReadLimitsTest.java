@@ -1,6 +1,6 @@
 package io.extsock.core.verbs;
 
-import static io.extsock.core.verbs.EmbeddedRemoteViolationTest.assertTerminate;
+import static io.extsock.core.verbs.TerminateAssertions.assertTerminate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 

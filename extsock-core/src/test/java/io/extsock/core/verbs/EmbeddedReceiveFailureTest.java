@@ -1,10 +1,12 @@
 package io.extsock.core.verbs;
 
-import static io.extsock.core.verbs.EmbeddedRemoteViolationTest.assertTerminate;
 import static io.extsock.core.verbs.EmbeddedUnexpectedMessageTest.postReceive;
 import static io.extsock.core.verbs.RawSegments.SEND;
 import static io.extsock.core.verbs.RawSegments.fpdu;
 import static io.extsock.core.verbs.RawSegments.untagged;
+import static io.extsock.core.verbs.TerminateAssertions.D;
+import static io.extsock.core.verbs.TerminateAssertions.M;
+import static io.extsock.core.verbs.TerminateAssertions.assertTerminate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -51,8 +53,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class EmbeddedReceiveFailureTest {
 
-    private static final int M = 0x80;
-    private static final int D = 0x40;
     private static final CompletionCause SENT = CompletionCause.terminateSent(0, 0, 0);
     private static final CompletionCause RECEIVED = CompletionCause.terminateReceived(0, 0, 0);
 

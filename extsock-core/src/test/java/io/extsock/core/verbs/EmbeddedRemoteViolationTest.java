@@ -1,5 +1,10 @@
 package io.extsock.core.verbs;
 
+import static io.extsock.core.verbs.TerminateAssertions.D;
+import static io.extsock.core.verbs.TerminateAssertions.M;
+import static io.extsock.core.verbs.TerminateAssertions.assertEnded;
+import static io.extsock.core.verbs.TerminateAssertions.assertReadRefused;
+import static io.extsock.core.verbs.TerminateAssertions.assertTerminate;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -40,10 +45,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class EmbeddedRemoteViolationTest {
 
     private static final int MAX_CHUNK = 7;
-    /** Terminate flags (RFC 5040 section 4.8): M (segment length valid), D (DDP header), R (RDMA header). */
-    private static final int M = 0x80;
-    private static final int D = 0x40;
-    private static final int R = 0x20;
 
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {1, 2, 3})
@@ -54,10 +55,7 @@ class EmbeddedRemoteViolationTest {
         MemoryRegion sink = client.register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE));
         WorkCompletion read = client.submit(new ReadRequest().source(new RemoteBuffer(0x12345678, 0, 64))
                 .sink(sink.slice(0, 64))).get(1, TimeUnit.SECONDS);
-        assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, read.status());
-        assertEquals(CompletionCause.terminateReceived(0, 1, 0x00), read.cause(), "RDMAP, remote protection, invalid STag");
-        byte[] terminate = pair.responder().terminateWritten();
-        assertTerminate(terminate, 0x01, 0x00, M | D | R);
+        byte[] terminate = assertReadRefused(pair, read, 0x01, 0x00);  // RDMAP, remote protection, invalid STag
         // The copied Read Request header (RFC 5040 4.4) ends the Terminate: its source STag at octet 16.
         byte[] copied = Arrays.copyOfRange(terminate, terminate.length - 28, terminate.length);
         assertArrayEquals(new byte[] {0x12, 0x34, 0x56, 0x78}, Arrays.copyOfRange(copied, 16, 20));
@@ -76,9 +74,7 @@ class EmbeddedRemoteViolationTest {
         MemoryRegion sink = client.register(ByteBuffer.allocateDirect(200), EnumSet.of(Access.LOCAL_WRITE));
         WorkCompletion read = client.submit(new ReadRequest().source(new RemoteBuffer(exposed.stag(), 50, 100))
                 .sink(sink.slice(0, 100))).get(1, TimeUnit.SECONDS);
-        assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, read.status());
-        assertEquals(CompletionCause.terminateReceived(0, 1, 0x01), read.cause(), "base or bounds");
-        assertTerminate(pair.responder().terminateWritten(), 0x01, 0x01, M | D | R);
+        assertReadRefused(pair, read, 0x01, 0x01);  // base or bounds
         assertEnded(pair);
     }
 
@@ -93,9 +89,7 @@ class EmbeddedRemoteViolationTest {
         MemoryRegion sink = client.register(ByteBuffer.allocateDirect(100), EnumSet.of(Access.LOCAL_WRITE));
         WorkCompletion read = client.submit(new ReadRequest().source(writeOnly.remote()).sink(sink.slice(0, 100)))
                 .get(1, TimeUnit.SECONDS);
-        assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, read.status());
-        assertEquals(CompletionCause.terminateReceived(0, 1, 0x02), read.cause(), "access rights");
-        assertTerminate(pair.responder().terminateWritten(), 0x01, 0x02, M | D | R);
+        assertReadRefused(pair, read, 0x01, 0x02);  // access rights
         assertEnded(pair);
     }
 
@@ -167,8 +161,7 @@ class EmbeddedRemoteViolationTest {
         MemoryRegion sink = client.register(ByteBuffer.allocateDirect(100), EnumSet.of(Access.LOCAL_WRITE));
         WorkCompletion read = client.submit(new ReadRequest().source(stale).sink(sink.slice(0, 100)))
                 .get(1, TimeUnit.SECONDS);
-        assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, read.status());
-        assertTerminate(pair.responder().terminateWritten(), 0x01, 0x00, M | D | R);
+        assertReadRefused(pair, read, 0x01, 0x00);
         assertEnded(pair);
     }
 
@@ -191,24 +184,7 @@ class EmbeddedRemoteViolationTest {
         MemoryRegion sink = client.register(ByteBuffer.allocateDirect(100), EnumSet.of(Access.LOCAL_WRITE));
         WorkCompletion read = client.submit(new ReadRequest().source(advertised).sink(sink.slice(0, 100)))
                 .get(1, TimeUnit.SECONDS);
-        assertEquals(CompletionStatus.REMOTE_ACCESS_ERROR, read.status());
-        assertTerminate(pair.responder().terminateWritten(), 0x01, 0x00, M | D | R);
+        assertReadRefused(pair, read, 0x01, 0x00);
         assertEnded(pair);
-    }
-
-    /** The Terminate's control word: layer and type, code, and exactly these flags. */
-    static void assertTerminate(byte[] terminate, int layerAndType, int code, int flags) {
-        assertNotNull(terminate, "a Terminate was sent");
-        assertEquals(layerAndType, terminate[0] & 0xFF, "layer and error type");
-        assertEquals(code, terminate[1] & 0xFF, "error code");
-        assertEquals(flags, terminate[2] & 0xE0, "M, D and R flags");
-    }
-
-    static void assertEnded(EmbeddedPair pair) {
-        pair.pump();
-        assertFalse(pair.initiator().isConnected(), "the initiator ended");
-        assertFalse(pair.responder().isConnected(), "the responder ended");
-        assertTrue(pair.initiator().askedToClose() && pair.responder().askedToClose(), "both ends close");
-        assertNull(pair.initiator().terminateWritten(), "only the end that caught the violation terminates");
     }
 }

@@ -1,6 +1,5 @@
 package io.extsock.core.verbs;
 
-import static io.extsock.core.verbs.EmbeddedRemoteViolationTest.assertTerminate;
 import static io.extsock.core.verbs.RawSegments.READ_REQUEST;
 import static io.extsock.core.verbs.RawSegments.READ_RESPONSE;
 import static io.extsock.core.verbs.RawSegments.SEND;
@@ -12,6 +11,10 @@ import static io.extsock.core.verbs.RawSegments.readRequestHeader;
 import static io.extsock.core.verbs.RawSegments.tagged;
 import static io.extsock.core.verbs.RawSegments.terminateControl;
 import static io.extsock.core.verbs.RawSegments.untagged;
+import static io.extsock.core.verbs.TerminateAssertions.D;
+import static io.extsock.core.verbs.TerminateAssertions.M;
+import static io.extsock.core.verbs.TerminateAssertions.assertTerminate;
+import static io.extsock.core.verbs.TerminateAssertions.sentCause;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -47,8 +50,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class EmbeddedUnexpectedMessageTest {
 
     private static final int MAX_CHUNK = 7;
-    private static final int M = 0x80;
-    private static final int D = 0x40;
     private static final byte[] NOTHING = new byte[0];
 
     // ---- the Read Response queue: RDMA Read Responses that match no outstanding Read -----------
@@ -97,7 +98,7 @@ class EmbeddedUnexpectedMessageTest {
         pair.pump();
         assertTerminate(pair.initiator().terminateWritten(), layerAndType, code, M | D);
         assertVictimEnded(pair, pair.initiator(), receive,
-                CompletionCause.terminateSent(layerAndType >> 4, layerAndType & 0xF, code));
+                sentCause(layerAndType, code));
     }
 
     static Stream<Arguments> afterTheReadFinished() {
@@ -174,7 +175,7 @@ class EmbeddedUnexpectedMessageTest {
         pair.pump();
         assertTerminate(pair.responder().terminateWritten(), layerAndType, code, M | D);
         assertVictimEnded(pair, pair.responder(), receive,
-                CompletionCause.terminateSent(layerAndType >> 4, layerAndType & 0xF, code));
+                sentCause(layerAndType, code));
     }
 
     static Stream<Arguments> untaggedViolations() {

@@ -1,8 +1,7 @@
 package io.extsock.core.verbs;
 
-import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
-import io.extsock.IwarpOptions;
+import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
@@ -10,11 +9,9 @@ import io.extsock.verbs.RemoteBuffer;
 import io.extsock.verbs.WorkCompletion;
 import io.extsock.verbs.WriteRequest;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,22 +30,12 @@ public final class NativeDependencyProbe {
         // looked up as a resource, not a class: the probe itself must load nothing of jnr-ffi
         boolean jnr = NativeDependencyProbe.class.getClassLoader().getResource("jnr/ffi/LibraryLoader.class") != null;
         System.out.println(jnr ? "JNR present" : "JNR absent");
-        try (ExtendedServerSocket server = new ExtendedServerSocket(0, 50, InetAddress.getLoopbackAddress());
-             ExtendedSocket client = new ExtendedSocket(InetAddress.getLoopbackAddress(), server.getLocalPort());
-             ExtendedSocket accepted = server.accept()) {
-            CompletableFuture<Void> responder = CompletableFuture.runAsync(() -> {
-                try {
-                    accepted.setOption(IwarpOptions.IWARP_MODE, true);
-                    byte[] hello = accepted.getInputStream().readNBytes(5);
-                    accepted.getOutputStream().write(hello);
-                } catch (IOException e) {
-                    throw new RuntimeException(e);
-                }
-            });
-            client.setOption(IwarpOptions.IWARP_MODE, true);
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
+            ExtendedSocket client = pair.client();
+            ExtendedSocket accepted = pair.accepted();
             client.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+            accepted.getOutputStream().write(accepted.getInputStream().readNBytes(5));  // 5 octets: no thread needed
             String echoed = new String(client.getInputStream().readNBytes(5), StandardCharsets.US_ASCII);
-            responder.get(30, TimeUnit.SECONDS);
             System.out.println("ECHO " + echoed);
 
             IwarpConnection mine = client.iwarp();

@@ -154,7 +154,7 @@ class QueuePairReceiveFuzzTest {
                 + "aae1001df26d09592b96122de6097e88e6b300bb3f6441004ec1420000036e00000000000000004bb30329927dac28a9ef"
                 + "deea5d909fe32c5398b8721a521f480a160c18468f776b6bb9f9c4");
         Receiver receiver = feed(input, -4774761173542740515L, 3);
-        EmbeddedRemoteViolationTest.assertTerminate(receiver.pair.initiator().terminateWritten(), 0x20, 0x02, 0);
+        TerminateAssertions.assertTerminate(receiver.pair.initiator().terminateWritten(), 0x20, 0x02, 0);
         assertEquals(receiver.posted, receiver.completions.size(), "every request completed");
         check(input, new SplittableRandom(0), new int[2]);
     }

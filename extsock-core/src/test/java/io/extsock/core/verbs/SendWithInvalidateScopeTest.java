@@ -90,6 +90,6 @@ class SendWithInvalidateScopeTest {
         byte[] terminate = pair.responder().terminateWritten();
         assertEquals(0x01, terminate[0] & 0xFF, "layer RDMAP, type remote protection");
         assertEquals(0x09, terminate[1] & 0xFF, "STag cannot be invalidated");
-        EmbeddedRemoteViolationTest.assertEnded(pair);
+        TerminateAssertions.assertEnded(pair);
     }
 }
