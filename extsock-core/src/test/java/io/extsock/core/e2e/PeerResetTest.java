@@ -37,6 +37,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -85,7 +86,11 @@ class PeerResetTest {
         assertEquals(descriptorsBefore, openDescriptors(), "descriptors leaked");
     }
 
-    @Test
+    /**
+     * Repeated: the reset races the transmitter, which may hold a gathering write's requests at
+     * that moment (they once never completed, about one round in four on JDK 25).
+     */
+    @RepeatedTest(20)
     @DisplayName("Reset during Sends: the Sends not yet gone and the peer's Receives end in errors")
     void resetDuringSends() throws Exception {
         try (IwarpSocketPair pair = throughRelay(SLOW.resetAt(300 * 1024), FaultPlan.none(), false).open()) {
