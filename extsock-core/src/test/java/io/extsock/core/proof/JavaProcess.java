@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -21,11 +20,14 @@ final class JavaProcess implements AutoCloseable {
     private final Process process;
     private final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final StringBuilder output = new StringBuilder();
-    private final CompletableFuture<Void> drained;
+    /** A thread of its own, joined at close: a pool's thread would outlive the test and look leaked. */
+    private final Thread drainer;
 
     private JavaProcess(Process process) {
         this.process = process;
-        this.drained = CompletableFuture.runAsync(this::drain);
+        this.drainer = new Thread(this::drain, "child-process-output");
+        drainer.setDaemon(true);
+        drainer.start();
     }
 
     /** Starts {@code java <jvmArgs...>} from the running JDK, stderr merged into stdout. */
@@ -60,7 +62,7 @@ final class JavaProcess implements AutoCloseable {
             throw new IOException("child process did not exit within " + timeout + " " + unit
                     + "; output so far:\n" + output());
         }
-        drained.join();
+        drainer.join();
         return process.exitValue();
     }
 
@@ -89,9 +91,10 @@ final class JavaProcess implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void close() throws InterruptedException {
         if (process.isAlive()) {
             process.destroyForcibly();
         }
+        drainer.join(TimeUnit.SECONDS.toMillis(10));  // its output ends with the process
     }
 }
