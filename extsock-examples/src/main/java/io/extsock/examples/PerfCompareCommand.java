@@ -7,9 +7,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,140 +21,253 @@ import picocli.CommandLine.Spec;
 /**
  * {@code extsock perf compare}: plain {@code java.net.Socket} (on both ends), passthrough
  * ExtendedSocket and IWARP_MODE side by side in one run, on loopback, client and server in this
- * process; each compared with plain TCP. Rounds alternate their order so that every contender sees the same
- * drift of thread placement, and the ratio is the median of the per-round ratios.
+ * process; each compared with plain TCP. Rounds alternate their order (ABC CBA) so that every
+ * contender sees the same drift of thread placement; each row's ratio is the median of its
+ * per-round ratios, with a distribution-free 95% interval for that median ({@link MedianInterval}).
  */
 @Command(name = "compare", description = "Runs plain java.net.Socket, passthrough ExtendedSocket and IWARP_MODE side by side on "
-                + "loopback and prints each one's ratio to plain TCP.")
+                + "loopback and prints each one's ratio to plain TCP: the median of the rounds' ratios and its 95% interval.")
 final class PerfCompareCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--rounds", paramLabel = "N", defaultValue = "5",
-            description = "Rounds; each runs every contender once (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "6",
+            description = "Rounds; each runs every contender once. A 95% interval needs at least 6 (default: ${DEFAULT-VALUE}).")
     int rounds;
 
     @Option(names = {"-n", "--iters"}, paramLabel = "N", defaultValue = "2000",
-            description = "Iterations of each run (default: ${DEFAULT-VALUE}).")
+            description = "Iterations of each latency and bandwidth run (default: ${DEFAULT-VALUE}).")
     long iterations;
 
     @Option(names = "--lat-size", paramLabel = "BYTES", defaultValue = "64", converter = SizeConverter.class,
             description = "Message size of the latency runs (default: ${DEFAULT-VALUE}).")
     long latencySize;
 
-    @Option(names = "--bw-size", paramLabel = "BYTES", defaultValue = "64K", converter = SizeConverter.class,
-            description = "Message size of the bandwidth runs (default: 64K).")
-    long bandwidthSize;
+    @Option(names = {"--bw-sizes", "--bw-size"}, paramLabel = "BYTES", split = ",", defaultValue = "64K",
+            converter = SizeConverter.class,
+            description = "Message sizes of the bandwidth runs, comma-separated (e.g. 4K,64K,1M); every bandwidth "
+                    + "contender runs at each, compared with plain TCP at the same size (default: 64K).")
+    List<Long> bandwidthSizes;
 
-    @Option(names = "--json", description = "One JSON object per line instead of the table.")
+    @Option(names = "--json", description = "One JSON object per line instead of the tables.")
     boolean json;
 
-    /** One contender: a test in a mode, and what it is compared with. */
-    private record Contender(PerfTest test, PerfMode mode, String socket, PerfTest baseline) {
+    /** A latency or bandwidth contender: a test in a mode, at a size. */
+    private record Contender(PerfTest test, PerfMode mode, String socket) {
     }
 
-    private static final List<Contender> CONTENDERS = List.of(
-            new Contender(PerfTest.tcp_lat, PerfMode.plain, PerfMode.plain.description(), PerfTest.tcp_lat),
-            new Contender(PerfTest.tcp_lat, PerfMode.passthrough, PerfMode.passthrough.description(), PerfTest.tcp_lat),
-            new Contender(PerfTest.tcp_lat, PerfMode.iwarp, PerfMode.iwarp.description() + ", stream", PerfTest.tcp_lat),
-            new Contender(PerfTest.send_lat, PerfMode.iwarp, "IWARP_MODE, Send/Receive", PerfTest.tcp_lat),
-            new Contender(PerfTest.write_lat, PerfMode.iwarp, "IWARP_MODE, RDMA Write", PerfTest.tcp_lat),
-            new Contender(PerfTest.read_lat, PerfMode.iwarp, "IWARP_MODE, RDMA Read", PerfTest.tcp_lat),
-            new Contender(PerfTest.tcp_bw, PerfMode.plain, PerfMode.plain.description(), PerfTest.tcp_bw),
-            new Contender(PerfTest.tcp_bw, PerfMode.passthrough, PerfMode.passthrough.description(), PerfTest.tcp_bw),
-            new Contender(PerfTest.tcp_bw, PerfMode.iwarp, PerfMode.iwarp.description() + ", stream", PerfTest.tcp_bw),
-            new Contender(PerfTest.send_bw, PerfMode.iwarp, "IWARP_MODE, Send/Receive", PerfTest.tcp_bw),
-            new Contender(PerfTest.write_bw, PerfMode.iwarp, "IWARP_MODE, RDMA Write", PerfTest.tcp_bw),
-            new Contender(PerfTest.read_bw, PerfMode.iwarp, "IWARP_MODE, RDMA Read", PerfTest.tcp_bw));
+    /** The latency contenders; the first of each test is its plain baseline. */
+    private static final List<Contender> LATENCY = List.of(
+            new Contender(PerfTest.tcp_lat, PerfMode.plain, PerfMode.plain.description()),
+            new Contender(PerfTest.tcp_lat, PerfMode.passthrough, PerfMode.passthrough.description()),
+            new Contender(PerfTest.tcp_lat, PerfMode.iwarp, PerfMode.iwarp.description() + ", stream"),
+            new Contender(PerfTest.send_lat, PerfMode.iwarp, "IWARP_MODE, Send/Receive"),
+            new Contender(PerfTest.write_lat, PerfMode.iwarp, "IWARP_MODE, RDMA Write"),
+            new Contender(PerfTest.tcp_rr, PerfMode.plain, PerfMode.plain.description() + ", request/response"),
+            new Contender(PerfTest.read_lat, PerfMode.iwarp, "IWARP_MODE, RDMA Read"));
+
+    private static final List<Contender> BANDWIDTH = List.of(
+            new Contender(PerfTest.tcp_bw, PerfMode.plain, PerfMode.plain.description()),
+            new Contender(PerfTest.tcp_bw, PerfMode.passthrough, PerfMode.passthrough.description()),
+            new Contender(PerfTest.tcp_bw, PerfMode.iwarp, PerfMode.iwarp.description() + ", stream"),
+            new Contender(PerfTest.send_bw, PerfMode.iwarp, "IWARP_MODE, Send/Receive"),
+            new Contender(PerfTest.write_bw, PerfMode.iwarp, "IWARP_MODE, RDMA Write"),
+            new Contender(PerfTest.read_bw, PerfMode.iwarp, "IWARP_MODE, RDMA Read"));
+
+    /**
+     * The plain-TCP test a test's ratio is taken to. The one-way latencies (ping-pong halves) to
+     * tcp_lat's half round trip; an RDMA Read, a whole round trip (request out, data back), to
+     * tcp_rr's whole request/response round trip; bandwidths to tcp_bw at the same size.
+     */
+    static PerfTest baselineOf(PerfTest test) {
+        return switch (test) {
+            case read_lat, tcp_rr -> PerfTest.tcp_rr;
+            case tcp_lat, send_lat, write_lat -> PerfTest.tcp_lat;
+            case tcp_bw, send_bw, write_bw, read_bw -> PerfTest.tcp_bw;
+        };
+    }
+
+    /** What a table says a test is compared with. */
+    static String comparedWith(PerfTest baseline, long bytes) {
+        return switch (baseline) {
+            case tcp_lat -> "plain tcp_lat " + bytes + " B (half round trip)";
+            case tcp_rr -> "plain tcp_rr " + bytes + " B (full round trip)";
+            default -> "plain " + baseline + " " + bytes + " B";
+        };
+    }
 
     @Override
     public Integer call() throws Exception {
         if (rounds < 1 || iterations < 1) {
             throw new ParameterException(spec.commandLine(), "--rounds and --iters must be at least 1");
         }
-        if (latencySize < 2 || latencySize > PerfServer.MAX_SIZE || bandwidthSize < 1 || bandwidthSize > PerfServer.MAX_SIZE) {
-            throw new ParameterException(spec.commandLine(), "--lat-size must be from 2 B, --bw-size from 1 B, to 64 MiB");
+        if (latencySize < 2 || latencySize > PerfServer.MAX_SIZE) {
+            throw new ParameterException(spec.commandLine(), "--lat-size must be from 2 B to 64 MiB");
         }
+        for (long size : bandwidthSizes) {
+            if (size < 1 || size > PerfServer.MAX_SIZE) {
+                throw new ParameterException(spec.commandLine(), "--bw-sizes must be from 1 B to 64 MiB: " + size);
+            }
+        }
+        List<Long> sizes = bandwidthSizes.stream().distinct().toList();
         PrintWriter out = spec.commandLine().getOut();
         if (!json) {
             out.println("extsock perf compare: loopback, client and server in this process, " + rounds + " rounds of "
-                    + iterations + " iterations, median");
+                    + iterations + " iterations, median ratio with its 95% interval");
             out.flush();
         }
-        PerfResult[][] results = new PerfResult[CONTENDERS.size()][rounds];
         // Plain runs meet a plain java.net.ServerSocket: java.net.Socket on both ends, as a
         // program without extsock has; the others an ExtendedServerSocket.
         try (ServerSocket plainServer = new ServerSocket(); ExtendedServerSocket extendedServer = new ExtendedServerSocket()) {
             Endpoint plain = serveInBackground(plainServer);
             Endpoint extended = serveInBackground(extendedServer);
-            for (int round = 0; round < rounds; round++) {
-                for (int k = 0; k < CONTENDERS.size(); k++) {
-                    int c = round % 2 == 0 ? k : CONTENDERS.size() - 1 - k;  // ABC CBA: same drift for all
-                    Contender contender = CONTENDERS.get(c);
-                    long size = contender.test().latency() ? latencySize : bandwidthSize;
-                    results[c][round] = PerfClient.run(contender.mode() == PerfMode.plain ? plain : extended,
-                            new PerfParameters(contender.test(), contender.mode(), (int) size, iterations, 0, true, false));
-                }
-            }
+            List<PerfRow> perfRows = perfRows(plain, extended, sizes);
+            List<Row<?>> all = new ArrayList<>();
+            perfRows.forEach(r -> all.add(r.row()));
+            Rounds.run(all, rounds);
+            printPerf(out, perfRows);
         }
-        print(out, results);
+        if (!json) {
+            out.println("ratio: median of the rounds' ratios to the row named in \"compared with\", with its 95% interval"
+                    + " (from order statistics: see the README); \"n<6\": too few rounds for one.");
+            out.println("latency (t_typical): lower is better; tcp_lat, send_lat, write_lat are one way (half a"
+                    + " ping-pong), tcp_rr and read_lat a whole round trip. Bandwidth: higher is better.");
+        }
+        out.flush();
         return 0;
     }
 
-    private void print(PrintWriter out, PerfResult[][] results) {
-        ResultTable table = new ResultTable("test", "socket", "bytes", "lat p50[usec]", "lat p99[usec]",
-                "BW average[MB/sec]", "ratio to plain TCP");
-        for (int c = 0; c < CONTENDERS.size(); c++) {
-            Contender contender = CONTENDERS.get(c);
-            int base = baselineIndex(contender.baseline());
-            double[] ratios = new double[rounds];
-            for (int r = 0; r < rounds; r++) {
-                ratios[r] = contender.test().latency()
-                        ? results[c][r].latency().p50() / results[base][r].latency().p50()
-                        : results[c][r].bwAverageMBps() / results[base][r].bwAverageMBps();
+    /** A latency or bandwidth row: the contender, its run, and its measurements. */
+    private record PerfRow(Contender contender, PerfParameters run, Row<PerfResult> row) {
+    }
+
+    private List<PerfRow> perfRows(Endpoint plain, Endpoint extended, List<Long> sizes) {
+        List<PerfRow> rows = new ArrayList<>();
+        for (Contender contender : LATENCY) {
+            rows.add(perfRow(contender, latencySize, plain, extended, rows));
+        }
+        for (long size : sizes) {
+            for (Contender contender : BANDWIDTH) {
+                rows.add(perfRow(contender, size, plain, extended, rows));
             }
-            double ratio = median(ratios);
-            double p50 = median(results[c], r -> r.latency().p50()) / 1e3;
-            double p99 = median(results[c], r -> r.latency().p99()) / 1e3;
-            double bandwidth = median(results[c], PerfResult::bwAverageMBps);
+        }
+        return rows;
+    }
+
+    private PerfRow perfRow(Contender contender, long size, Endpoint plain, Endpoint extended, List<PerfRow> earlier) {
+        PerfTest test = contender.test();
+        PerfTest baselineTest = baselineOf(test);
+        Row<PerfResult> baseline = earlier.stream()
+                .filter(r -> r.contender().test() == baselineTest && r.contender().mode() == PerfMode.plain
+                        && r.run().size() == size)
+                .map(PerfRow::row).findFirst().orElse(null);
+        PerfParameters run = new PerfParameters(test, contender.mode(), (int) size, iterations, 0, true, false);
+        Endpoint server = contender.mode() == PerfMode.plain ? plain : extended;
+        ToDoubleFunction<PerfResult> figure = test.latency() ? r -> r.latency().p50() : PerfResult::bwAverageMBps;
+        return new PerfRow(contender, run, new Row<>(() -> PerfClient.run(server, run), figure, baseline,
+                comparedWith(baselineTest, size)));
+    }
+
+    private void printPerf(PrintWriter out, List<PerfRow> rows) {
+        ResultTable table = new ResultTable("test", "socket", "bytes", "lat p50[usec]", "lat p99[usec]",
+                "BW average[MB/sec]", "ratio [95% CI]", "compared with");
+        for (PerfRow perfRow : rows) {
+            Contender contender = perfRow.contender();
+            Row<PerfResult> row = perfRow.row();
+            double p50 = median(row.results, r -> r.latency().p50()) / 1e3;
+            double p99 = median(row.results, r -> r.latency().p99()) / 1e3;
+            double bandwidth = median(row.results, PerfResult::bwAverageMBps);
+            Ratio ratio = row.ratio();
             if (json) {
                 out.println(Units.format("{\"test\":\"%s\",\"mode\":\"%s\",\"socket\":\"%s\",\"bytes\":%d,"
-                                + "\"bw_MBps\":%.2f,\"lat_us_p50\":%.2f,\"lat_us_p99\":%.2f,\"ratio_to_plain\":%.3f,"
-                                + "\"rounds\":%d}", contender.test(), contender.mode(), contender.socket(),
-                        results[c][0].bytes(), bandwidth, p50, p99, ratio, rounds));
+                                + "\"bw_MBps\":%.2f,\"lat_us_p50\":%.2f,\"lat_us_p99\":%.2f,%s,"
+                                + "\"compared_with\":\"%s\",\"rounds\":%d}", contender.test(), contender.mode(),
+                        contender.socket(), perfRow.run().size(), bandwidth, p50, p99, ratio.json(), row.comparedWith, rounds));
             } else {
-                table.add(contender.test().toString(), contender.socket(), String.valueOf(results[c][0].bytes()),
+                table.add(contender.test().toString(), contender.socket(), String.valueOf(perfRow.run().size()),
                         Units.format("%.2f", p50), Units.format("%.2f", p99), Units.format("%.2f", bandwidth),
-                        Units.format("%.2f", ratio));
+                        ratio.cell(), row.comparedWith);
             }
         }
         if (!json) {
             table.print(out);
-            out.println("ratio: of latency (t_typical, lower is better) for *_lat, of bandwidth (higher is better)"
-                    + " for *_bw; median of the rounds' ratios");
         }
-        out.flush();
     }
 
-    private static int baselineIndex(PerfTest test) {
-        for (int c = 0; c < CONTENDERS.size(); c++) {
-            if (CONTENDERS.get(c).test() == test && CONTENDERS.get(c).mode() == PerfMode.plain) {
-                return c;
+    /** A row's ratio: the median of the per-round ratios and, from six rounds, its 95% interval. */
+    record Ratio(double median, MedianInterval interval, int rounds) {
+
+        static Ratio of(double[] perRound) {
+            double[] sorted = perRound.clone();
+            Arrays.sort(sorted);
+            return new Ratio(MedianInterval.median(sorted), MedianInterval.of(perRound), perRound.length);
+        }
+
+        /** "1.02 [0.97, 1.10]", or "1.02 [n<6]" when there are too few rounds for a 95% interval. */
+        String cell() {
+            return Units.format("%.2f", median) + (interval == null ? " [n<" + MedianInterval.MIN_VALUES + "]"
+                    : Units.format(" [%.2f, %.2f]", interval.low(), interval.high()));
+        }
+
+        /** The JSON members; the interval's are null when there are too few rounds. */
+        String json() {
+            return Units.format("\"ratio_to_plain\":%.3f,", median) + (interval == null
+                    ? "\"ratio_ci_low\":null,\"ratio_ci_high\":null"
+                    : Units.format("\"ratio_ci_low\":%.3f,\"ratio_ci_high\":%.3f", interval.low(), interval.high()));
+        }
+    }
+
+    /**
+     * One contender, measured once a round; its ratio in a round is its figure over its
+     * baseline's figure in the same round (a baseline of null: itself, so 1).
+     */
+    static final class Row<R> {
+        final Callable<R> measure;
+        final ToDoubleFunction<R> figure;
+        final Row<R> baseline;
+        final String comparedWith;
+        final List<R> results = new ArrayList<>();
+
+        Row(Callable<R> measure, ToDoubleFunction<R> figure, Row<R> baseline, String comparedWith) {
+            this.measure = measure;
+            this.figure = figure;
+            this.baseline = baseline;
+            this.comparedWith = comparedWith;
+        }
+
+        void runOnce() throws Exception {
+            results.add(measure.call());
+        }
+
+        Ratio ratio() {
+            double[] ratios = new double[results.size()];
+            for (int r = 0; r < ratios.length; r++) {
+                ratios[r] = baseline == null ? 1
+                        : figure.applyAsDouble(results.get(r)) / baseline.figure.applyAsDouble(baseline.results.get(r));
+            }
+            return Ratio.of(ratios);
+        }
+    }
+
+    /** The rounds: every row once a round, in alternating order (ABC CBA), so drift hits all alike. */
+    static final class Rounds {
+        private Rounds() {
+        }
+
+        static void run(List<? extends Row<?>> rows, int rounds) throws Exception {
+            for (int round = 0; round < rounds; round++) {
+                for (int k = 0; k < rows.size(); k++) {
+                    rows.get(round % 2 == 0 ? k : rows.size() - 1 - k).runOnce();
+                }
             }
         }
-        throw new IllegalStateException("no plain baseline for " + test);
     }
 
-    private static double median(PerfResult[] results, java.util.function.ToDoubleFunction<PerfResult> value) {
-        return median(Arrays.stream(results).mapToDouble(value).toArray());
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    private static <R> double median(List<R> results, ToDoubleFunction<R> value) {
+        double[] values = results.stream().mapToDouble(value).toArray();
+        Arrays.sort(values);
+        return MedianInterval.median(values);
     }
 
     /** Binds the server to loopback and serves every connection on its own thread, until it closes. */

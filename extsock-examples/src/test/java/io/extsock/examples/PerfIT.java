@@ -123,24 +123,55 @@ class PerfIT {
         Cli json = Cli.run("perf", "compare", "--rounds", "1", "--iters", "200", "--json");
         assertEquals(0, json.waitFor(), json.transcript());
         List<String> lines = json.out().lines().toList();
-        assertEquals(12, lines.size(), json.transcript());
+        assertEquals(13, lines.size(), "7 latency rows (tcp_rr too), 6 bandwidth rows\n" + json.transcript());
         for (String test : List.of("tcp_lat", "tcp_bw")) {
             for (String mode : List.of("plain", "passthrough", "iwarp")) {
-                String prefix = "{\"test\":\"" + test + "\",\"mode\":\"" + mode + "\"";
-                String line = lines.stream().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(
-                        () -> new AssertionError("no " + test + " " + mode + "\n" + json.transcript()));
+                String line = jsonLine(json, test, mode);
                 assertTrue(line.matches(".*\"bw_MBps\":[\\d.]+,\"lat_us_p50\":[\\d.]+,\"lat_us_p99\":[\\d.]+"
-                        + ",\"ratio_to_plain\":[\\d.]+,.*"), line);
+                        + ",\"ratio_to_plain\":[\\d.]+,\"ratio_ci_low\":null,\"ratio_ci_high\":null,.*"), line);
                 if (mode.equals("plain")) {
                     assertTrue(line.contains("\"ratio_to_plain\":1.000"), line);
                 }
             }
         }
+        assertTrue(jsonLine(json, "read_lat", "iwarp").contains("\"compared_with\":\"plain tcp_rr 64 B (full round trip)\""),
+                json.transcript());
+        assertTrue(jsonLine(json, "write_lat", "iwarp").contains("\"compared_with\":\"plain tcp_lat 64 B (half round trip)\""),
+                json.transcript());
+        assertTrue(jsonLine(json, "tcp_rr", "plain").contains("\"ratio_to_plain\":1.000"), json.transcript());
         Cli table = Cli.run("perf", "compare", "--rounds", "2", "--iters", "100");
         assertEquals(0, table.waitFor(), table.transcript());
         for (String socket : List.of("java.net.Socket", "ExtendedSocket (passthrough)", "ExtendedSocket (IWARP_MODE)",
-                "IWARP_MODE, RDMA Write", "ratio to plain TCP")) {
+                "IWARP_MODE, RDMA Write", "ratio [95% CI]", "compared with", "1.00 [n<6]")) {
             assertTrue(table.out().contains(socket), table.transcript());
         }
+    }
+
+    /** Six rounds give a 95% interval around every median; each bandwidth size is its own baseline's. */
+    @Test
+    void compareGivesIntervalsFromSixRoundsAndRunsEveryBandwidthSize() throws Exception {
+        Cli json = Cli.run("perf", "compare", "--rounds", "6", "--iters", "50", "--bw-sizes", "4K,64K", "--json");
+        assertEquals(0, json.waitFor(), json.transcript());
+        List<String> lines = json.out().lines().toList();
+        assertEquals(7 + 2 * 6, lines.size(), json.transcript());
+        Pattern ratio = Pattern.compile(".*\"ratio_to_plain\":([\\d.]+),\"ratio_ci_low\":([\\d.]+),"
+                + "\"ratio_ci_high\":([\\d.]+),.*\"rounds\":6}");
+        for (String line : lines) {
+            Matcher m = ratio.matcher(line);
+            assertTrue(m.matches(), line);
+            double median = Double.parseDouble(m.group(1));
+            assertTrue(Double.parseDouble(m.group(2)) <= median && median <= Double.parseDouble(m.group(3)), line);
+        }
+        for (String bytes : List.of("4096", "65536")) {
+            List<String> sized = lines.stream().filter(l -> l.contains("\"bytes\":" + bytes + ",")).toList();
+            assertEquals(6, sized.size(), json.transcript());
+            sized.forEach(l -> assertTrue(l.contains("\"compared_with\":\"plain tcp_bw " + bytes + " B\""), l));
+        }
+    }
+
+    private static String jsonLine(Cli json, String test, String mode) {
+        String prefix = "{\"test\":\"" + test + "\",\"mode\":\"" + mode + "\"";
+        return json.out().lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(
+                () -> new AssertionError("no " + test + " " + mode + "\n" + json.transcript()));
     }
 }
