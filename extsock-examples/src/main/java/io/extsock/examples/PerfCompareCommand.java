@@ -53,6 +53,23 @@ final class PerfCompareCommand implements Callable<Integer> {
     @Option(names = "--json", description = "One JSON object per line instead of the tables.")
     boolean json;
 
+    @Option(names = "--many", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "The many-connections rows: --conns connections at once, each --conn-round-trips round trips "
+                    + "of 64 B, plain and IWARP_MODE, on platform and on virtual threads (JDK 21+) (default: on; "
+                    + "--no-many for a quick run).")
+    boolean many;
+
+    @Option(names = "--conns", paramLabel = "N", defaultValue = "500",
+            description = "Connections of the many-connections rows (default: ${DEFAULT-VALUE}).")
+    int connections;
+
+    @Option(names = "--conn-round-trips", paramLabel = "N", defaultValue = "100",
+            description = "Round trips of each connection in the many-connections rows (default: ${DEFAULT-VALUE}).")
+    int connectionRoundTrips;
+
+    /** The many-connections rows' request and response size. */
+    static final int MANY_SIZE = 64;
+
     /** A latency or bandwidth contender: a test in a mode, at a size. */
     private record Contender(PerfTest test, PerfMode mode, String socket) {
     }
@@ -110,6 +127,9 @@ final class PerfCompareCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "--bw-sizes must be from 1 B to 64 MiB: " + size);
             }
         }
+        if (many && (connections < 1 || connectionRoundTrips < 1)) {
+            throw new ParameterException(spec.commandLine(), "--conns and --conn-round-trips must be at least 1");
+        }
         List<Long> sizes = bandwidthSizes.stream().distinct().toList();
         PrintWriter out = spec.commandLine().getOut();
         if (!json) {
@@ -125,8 +145,13 @@ final class PerfCompareCommand implements Callable<Integer> {
             List<PerfRow> perfRows = perfRows(plain, extended, sizes);
             List<Row<?>> all = new ArrayList<>();
             perfRows.forEach(r -> all.add(r.row()));
+            List<ManyRow> manyRows = many ? manyRows() : List.of();
+            manyRows.forEach(r -> all.add(r.row()));
             Rounds.run(all, rounds);
             printPerf(out, perfRows);
+            if (many) {
+                printMany(out, manyRows);
+            }
         }
         if (!json) {
             out.println("ratio: median of the rounds' ratios to the row named in \"compared with\", with its 95% interval"
@@ -193,6 +218,72 @@ final class PerfCompareCommand implements Callable<Integer> {
         if (!json) {
             table.print(out);
         }
+    }
+
+    /** A many-connections row: plain or IWARP_MODE, on platform or virtual threads. */
+    private record ManyRow(boolean iwarp, ManyConnections.Threads threads, Row<ManyConnections.Result> row) {
+        String socket() {
+            return iwarp ? PerfMode.iwarp.description() : PerfMode.plain.description();
+        }
+    }
+
+    /** Plain first on each kind of thread: the IWARP_MODE row's baseline, on the same kind. */
+    private List<ManyRow> manyRows() {
+        List<ManyRow> rows = new ArrayList<>();
+        for (ManyConnections.Threads threads : ManyConnections.Threads.values()) {
+            if (threads == ManyConnections.Threads.virtual && !VirtualThreads.available()) {
+                continue;
+            }
+            Row<ManyConnections.Result> baseline = null;
+            for (boolean iwarp : new boolean[] {false, true}) {
+                Row<ManyConnections.Result> row = new Row<>(
+                        () -> ManyConnections.run(iwarp, threads, connections, connectionRoundTrips, MANY_SIZE),
+                        ManyConnections.Result::totalNanos, baseline,
+                        "plain, " + threads + " threads (total time)");
+                rows.add(new ManyRow(iwarp, threads, row));
+                baseline = iwarp ? baseline : row;
+            }
+        }
+        return rows;
+    }
+
+    private void printMany(PrintWriter out, List<ManyRow> rows) {
+        ResultTable table = new ResultTable("threads", "socket", "setup[ms]", "round trips[ms]", "total[ms]",
+                "ratio [95% CI]", "compared with");
+        for (ManyRow manyRow : rows) {
+            Row<ManyConnections.Result> row = manyRow.row();
+            double setup = median(row.results, r -> r.setupNanos() / 1e6);
+            double roundTrips = median(row.results, r -> r.roundTripNanos() / 1e6);
+            double total = median(row.results, r -> r.totalNanos() / 1e6);
+            Ratio ratio = row.ratio();
+            if (json) {
+                out.println(Units.format("{\"test\":\"many_rr\",\"mode\":\"%s\",\"threads\":\"%s\",\"socket\":\"%s\","
+                                + "\"connections\":%d,\"round_trips\":%d,\"bytes\":%d,\"setup_ms\":%.2f,"
+                                + "\"round_trips_ms\":%.2f,\"total_ms\":%.2f,%s,\"compared_with\":\"%s\",\"rounds\":%d}",
+                        manyRow.iwarp() ? PerfMode.iwarp : PerfMode.plain, manyRow.threads(), manyRow.socket(),
+                        connections, connectionRoundTrips, MANY_SIZE, setup, roundTrips, total, ratio.json(),
+                        row.comparedWith, rounds));
+            } else {
+                table.add(manyRow.threads().toString(), manyRow.socket(), Units.format("%.1f", setup),
+                        Units.format("%.1f", roundTrips), Units.format("%.1f", total), ratio.cell(), row.comparedWith);
+            }
+        }
+        if (json) {
+            if (!VirtualThreads.available()) {
+                out.println("{\"test\":\"many_rr\",\"threads\":\"virtual\",\"skipped\":\""
+                        + VirtualThreads.unavailableReason() + "\"}");
+            }
+            return;
+        }
+        out.println();
+        out.println("many connections: " + connections + " at once, " + connectionRoundTrips + " round trips of "
+                + MANY_SIZE + " B each, a thread per connection on each end; setup = connect (+ IWARP_MODE switch),"
+                + " wall clock; total = setup + round trips");
+        table.print(out);
+        if (!VirtualThreads.available()) {
+            out.println("virtual threads: skipped, " + VirtualThreads.unavailableReason());
+        }
+        out.println();
     }
 
     /** A row's ratio: the median of the per-round ratios and, from six rounds, its 95% interval. */

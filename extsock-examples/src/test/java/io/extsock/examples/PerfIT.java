@@ -120,7 +120,7 @@ class PerfIT {
 
     @Test
     void compareRunsTheThreeSocketsSideBySide() throws Exception {
-        Cli json = Cli.run("perf", "compare", "--rounds", "1", "--iters", "200", "--json");
+        Cli json = Cli.run("perf", "compare", "--rounds", "1", "--iters", "200", "--no-many", "--json");
         assertEquals(0, json.waitFor(), json.transcript());
         List<String> lines = json.out().lines().toList();
         assertEquals(13, lines.size(), "7 latency rows (tcp_rr too), 6 bandwidth rows\n" + json.transcript());
@@ -139,7 +139,7 @@ class PerfIT {
         assertTrue(jsonLine(json, "write_lat", "iwarp").contains("\"compared_with\":\"plain tcp_lat 64 B (half round trip)\""),
                 json.transcript());
         assertTrue(jsonLine(json, "tcp_rr", "plain").contains("\"ratio_to_plain\":1.000"), json.transcript());
-        Cli table = Cli.run("perf", "compare", "--rounds", "2", "--iters", "100");
+        Cli table = Cli.run("perf", "compare", "--rounds", "2", "--iters", "100", "--no-many");
         assertEquals(0, table.waitFor(), table.transcript());
         for (String socket : List.of("java.net.Socket", "ExtendedSocket (passthrough)", "ExtendedSocket (IWARP_MODE)",
                 "IWARP_MODE, RDMA Write", "ratio [95% CI]", "compared with", "1.00 [n<6]")) {
@@ -150,7 +150,8 @@ class PerfIT {
     /** Six rounds give a 95% interval around every median; each bandwidth size is its own baseline's. */
     @Test
     void compareGivesIntervalsFromSixRoundsAndRunsEveryBandwidthSize() throws Exception {
-        Cli json = Cli.run("perf", "compare", "--rounds", "6", "--iters", "50", "--bw-sizes", "4K,64K", "--json");
+        Cli json = Cli.run("perf", "compare", "--rounds", "6", "--iters", "50", "--bw-sizes", "4K,64K", "--no-many",
+                "--json");
         assertEquals(0, json.waitFor(), json.transcript());
         List<String> lines = json.out().lines().toList();
         assertEquals(7 + 2 * 6, lines.size(), json.transcript());
@@ -167,6 +168,45 @@ class PerfIT {
             assertEquals(6, sized.size(), json.transcript());
             sized.forEach(l -> assertTrue(l.contains("\"compared_with\":\"plain tcp_bw " + bytes + " B\""), l));
         }
+    }
+
+    /**
+     * The many-connections rows, small: plain and IWARP_MODE on platform threads, and on virtual
+     * threads where the JDK has them (else one line saying they were skipped and why).
+     */
+    @Test
+    void compareRunsManyConnections() throws Exception {
+        Cli json = Cli.run("perf", "compare", "--rounds", "1", "--iters", "50", "--conns", "20",
+                "--conn-round-trips", "5", "--json");
+        assertEquals(0, json.waitFor(), json.transcript());
+        List<String> many = json.out().lines().filter(l -> l.startsWith("{\"test\":\"many_rr\"")).toList();
+        Pattern row = Pattern.compile("\\{\"test\":\"many_rr\",\"mode\":\"(plain|iwarp)\",\"threads\":\"(platform|virtual)\","
+                + "\"socket\":\"[^\"]+\",\"connections\":20,\"round_trips\":5,\"bytes\":64,\"setup_ms\":([\\d.]+),"
+                + "\"round_trips_ms\":([\\d.]+),\"total_ms\":([\\d.]+),\"ratio_to_plain\":([\\d.]+),.*");
+        boolean virtual = Runtime.version().feature() >= 21;
+        assertEquals(virtual ? 4 : 3, many.size(), json.transcript());
+        List<String> seen = new ArrayList<>();
+        for (String line : many) {
+            if (line.contains("\"skipped\"")) {
+                assertTrue(!virtual && line.contains("virtual threads need JDK 21"), line);
+                continue;
+            }
+            Matcher m = row.matcher(line);
+            assertTrue(m.matches(), line);
+            seen.add(m.group(2) + " " + m.group(1));
+            double setup = Double.parseDouble(m.group(3));
+            double roundTrips = Double.parseDouble(m.group(4));
+            assertTrue(setup > 0 && roundTrips > 0, line);
+            assertEquals(setup + roundTrips, Double.parseDouble(m.group(5)), 0.02, line);
+            if (m.group(1).equals("plain")) {
+                assertEquals("1.000", m.group(6), line);
+            }
+        }
+        List<String> expected = new ArrayList<>(List.of("platform plain", "platform iwarp"));
+        if (virtual) {
+            expected.addAll(List.of("virtual plain", "virtual iwarp"));
+        }
+        assertEquals(expected, seen, json.transcript());
     }
 
     private static String jsonLine(Cli json, String test, String mode) {
