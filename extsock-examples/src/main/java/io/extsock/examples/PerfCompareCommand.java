@@ -67,6 +67,12 @@ final class PerfCompareCommand implements Callable<Integer> {
             description = "Round trips of each connection in the many-connections rows (default: ${DEFAULT-VALUE}).")
     int connectionRoundTrips;
 
+    @Option(names = "--file-size", paramLabel = "BYTES", defaultValue = "0", converter = SizeConverter.class,
+            description = "The file rows: file get of a temporary file of this size (e.g. 256M; made, and deleted, in "
+                    + "the temporary directory, which must have room for two copies) by RDMA Write and RDMA Read, "
+                    + "against plain TCP's transferTo (sendfile) (default: off).")
+    long fileSize;
+
     /** The many-connections rows' request and response size. */
     static final int MANY_SIZE = 64;
 
@@ -130,6 +136,9 @@ final class PerfCompareCommand implements Callable<Integer> {
         if (many && (connections < 1 || connectionRoundTrips < 1)) {
             throw new ParameterException(spec.commandLine(), "--conns and --conn-round-trips must be at least 1");
         }
+        if (fileSize < 0) {
+            throw new ParameterException(spec.commandLine(), "--file-size must not be negative: " + fileSize);
+        }
         List<Long> sizes = bandwidthSizes.stream().distinct().toList();
         PrintWriter out = spec.commandLine().getOut();
         if (!json) {
@@ -139,7 +148,8 @@ final class PerfCompareCommand implements Callable<Integer> {
         }
         // Plain runs meet a plain java.net.ServerSocket: java.net.Socket on both ends, as a
         // program without extsock has; the others an ExtendedServerSocket.
-        try (ServerSocket plainServer = new ServerSocket(); ExtendedServerSocket extendedServer = new ExtendedServerSocket()) {
+        try (ServerSocket plainServer = new ServerSocket(); ExtendedServerSocket extendedServer = new ExtendedServerSocket();
+             FileCompare files = fileSize > 0 ? new FileCompare(fileSize) : null) {
             Endpoint plain = serveInBackground(plainServer);
             Endpoint extended = serveInBackground(extendedServer);
             List<PerfRow> perfRows = perfRows(plain, extended, sizes);
@@ -147,10 +157,15 @@ final class PerfCompareCommand implements Callable<Integer> {
             perfRows.forEach(r -> all.add(r.row()));
             List<ManyRow> manyRows = many ? manyRows() : List.of();
             manyRows.forEach(r -> all.add(r.row()));
+            List<FileRow> fileRows = files != null ? fileRows(files) : List.of();
+            fileRows.forEach(r -> all.add(r.row()));
             Rounds.run(all, rounds);
             printPerf(out, perfRows);
             if (many) {
                 printMany(out, manyRows);
+            }
+            if (files != null) {
+                printFiles(out, fileRows);
             }
         }
         if (!json) {
@@ -283,6 +298,52 @@ final class PerfCompareCommand implements Callable<Integer> {
         if (!VirtualThreads.available()) {
             out.println("virtual threads: skipped, " + VirtualThreads.unavailableReason());
         }
+        out.println();
+    }
+
+    /** A file row: {@code file get} by a method. */
+    private record FileRow(FileMethod method, String socket, Row<FileReceiver.Outcome> row) {
+    }
+
+    /** transferTo first: the baseline. */
+    private List<FileRow> fileRows(FileCompare files) {
+        List<FileRow> rows = new ArrayList<>();
+        Row<FileReceiver.Outcome> baseline = null;
+        for (FileMethod method : List.of(FileMethod.transferTo, FileMethod.write, FileMethod.read)) {
+            Row<FileReceiver.Outcome> row = new Row<>(() -> files.get(method),
+                    o -> o.bytes() / (o.transferNanos() / 1e9) / 1e6, baseline, "file get by transferTo (sendfile)");
+            rows.add(new FileRow(method, method.plainTcpOnly() ? "java.nio SocketChannel, sendfile"
+                    : method == FileMethod.write ? "IWARP_MODE, RDMA Write" : "IWARP_MODE, RDMA Read", row));
+            baseline = baseline == null ? row : baseline;
+        }
+        return rows;
+    }
+
+    private void printFiles(PrintWriter out, List<FileRow> rows) {
+        ResultTable table = new ResultTable("method", "socket", "bytes", "transfer[s]", "MB/sec", "ratio [95% CI]",
+                "compared with");
+        for (FileRow fileRow : rows) {
+            Row<FileReceiver.Outcome> row = fileRow.row();
+            double seconds = median(row.results, o -> o.transferNanos() / 1e9);
+            double rate = median(row.results, row.figure);
+            Ratio ratio = row.ratio();
+            if (json) {
+                out.println(Units.format("{\"test\":\"file_get\",\"method\":\"%s\",\"mode\":\"%s\",\"socket\":\"%s\","
+                                + "\"bytes\":%d,\"transfer_s\":%.3f,\"MBps\":%.2f,%s,\"compared_with\":\"%s\",\"rounds\":%d}",
+                        fileRow.method(), fileRow.method().plainTcpOnly() ? PerfMode.plain : PerfMode.iwarp,
+                        fileRow.socket(), fileSize, seconds, rate, ratio.json(), row.comparedWith, rounds));
+            } else {
+                table.add(fileRow.method().toString(), fileRow.socket(), String.valueOf(fileSize),
+                        Units.format("%.3f", seconds), Units.format("%.2f", rate), ratio.cell(), row.comparedWith);
+            }
+        }
+        if (json) {
+            return;
+        }
+        out.println();
+        out.println("file get of " + Units.bytes(fileSize) + " (random bytes, a temporary file), loopback; the transfer"
+                + " alone is timed (not the SHA-256 check); MB/sec: higher is better");
+        table.print(out);
         out.println();
     }
 

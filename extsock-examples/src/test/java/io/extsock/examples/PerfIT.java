@@ -3,6 +3,8 @@ package io.extsock.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -11,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code extsock perf}: every test against one server in another process, perftest's table
@@ -207,6 +210,36 @@ class PerfIT {
             expected.addAll(List.of("virtual plain", "virtual iwarp"));
         }
         assertEquals(expected, seen, json.transcript());
+    }
+
+    /**
+     * The file rows: file get by RDMA Write and Read against transferTo, in a temporary directory
+     * of the test's (the JVM's java.io.tmpdir), which is left empty.
+     */
+    @Test
+    void compareRunsTheFileRowsAndDeletesItsFile(@TempDir Path temporary) throws Exception {
+        Cli json = Cli.java(List.of("-Djava.io.tmpdir=" + temporary, "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "perf", "compare", "--rounds", "1", "--iters", "50", "--no-many",
+                "--file-size", "8M", "--json"));
+        assertEquals(0, json.waitFor(), json.transcript());
+        List<String> files = json.out().lines().filter(l -> l.startsWith("{\"test\":\"file_get\"")).toList();
+        Pattern row = Pattern.compile("\\{\"test\":\"file_get\",\"method\":\"(\\w+)\",\"mode\":\"(\\w+)\",\"socket\":\"[^\"]+\","
+                + "\"bytes\":8388608,\"transfer_s\":([\\d.]+),\"MBps\":([\\d.]+),\"ratio_to_plain\":([\\d.]+),.*"
+                + "\"compared_with\":\"file get by transferTo \\(sendfile\\)\".*");
+        List<String> methods = new ArrayList<>();
+        for (String line : files) {
+            Matcher m = row.matcher(line);
+            assertTrue(m.matches(), line);
+            methods.add(m.group(1) + " " + m.group(2));
+            assertTrue(Double.parseDouble(m.group(4)) > 0, line);
+            if (m.group(1).equals("transferTo")) {
+                assertEquals("1.000", m.group(5), line);
+            }
+        }
+        assertEquals(List.of("transferTo plain", "write iwarp", "read iwarp"), methods, json.transcript());
+        try (java.util.stream.Stream<Path> left = Files.list(temporary)) {
+            assertEquals(List.of(), left.toList(), "the temporary file and directory are deleted");
+        }
     }
 
     private static String jsonLine(Cli json, String test, String mode) {
