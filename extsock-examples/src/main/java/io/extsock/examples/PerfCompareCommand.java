@@ -169,6 +169,7 @@ final class PerfCompareCommand implements Callable<Integer> {
             }
         }
         if (!json) {
+            out.println();
             out.println("ratio: median of the rounds' ratios to the row named in \"compared with\", with its 95% interval"
                     + " (from order statistics: see the README); \"n<6\": too few rounds for one.");
             out.println("latency (t_typical): lower is better; tcp_lat, send_lat, write_lat are one way (half a"
@@ -298,7 +299,6 @@ final class PerfCompareCommand implements Callable<Integer> {
         if (!VirtualThreads.available()) {
             out.println("virtual threads: skipped, " + VirtualThreads.unavailableReason());
         }
-        out.println();
     }
 
     /** A file row: {@code file get} by a method. */
@@ -344,7 +344,6 @@ final class PerfCompareCommand implements Callable<Integer> {
         out.println("file get of " + Units.bytes(fileSize) + " (random bytes, a temporary file), loopback; the transfer"
                 + " alone is timed (not the SHA-256 check); MB/sec: higher is better");
         table.print(out);
-        out.println();
     }
 
     /** A row's ratio: the median of the per-round ratios and, from six rounds, its 95% interval. */
