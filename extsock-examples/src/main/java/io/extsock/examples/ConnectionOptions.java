@@ -6,6 +6,8 @@ import io.extsock.IwarpOptions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.channels.SocketChannel;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -67,6 +69,24 @@ final class ConnectionOptions {
             return socket;
         } catch (IOException e) {
             Sockets.closeQuietly(socket);
+            throw UserErrors.connecting(peer(), e);
+        }
+    }
+
+    /**
+     * Connects over a java.nio SocketChannel, plain TCP without extsock; returns its Socket, whose
+     * {@code getChannel()} is the channel.
+     */
+    Socket connectOnChannel() {
+        InetSocketAddress address = endpoint.address();
+        SocketChannel channel = null;
+        try {
+            channel = SocketChannel.open();
+            Socket socket = channel.socket();
+            socket.connect(address, endpoint.connectTimeoutMillis);
+            return socket;
+        } catch (IOException e) {
+            Sockets.closeQuietly(channel);
             throw UserErrors.connecting(peer(), e);
         }
     }

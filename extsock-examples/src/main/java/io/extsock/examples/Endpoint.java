@@ -4,6 +4,7 @@ import io.extsock.ExtendedServerSocket;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.channels.ServerSocketChannel;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -64,15 +65,35 @@ final class Endpoint {
 
     /** Listens here, after {@code setup} set the socket's options. */
     ExtendedServerSocket listen(ServerSetup setup) {
+        return listen(ExtendedServerSocket::new, setup::apply);
+    }
+
+    /**
+     * Listens here on a java.nio ServerSocketChannel: plain TCP without extsock, whose accepted
+     * sockets have channels (so {@code FileChannel.transferTo} into them is sendfile).
+     */
+    ServerSocket listenOnChannel() {
+        return listen(() -> ServerSocketChannel.open().socket(), server -> { });
+    }
+
+    private interface Opener<S extends ServerSocket> {
+        S open() throws IOException;
+    }
+
+    private interface Setup<S extends ServerSocket> {
+        void apply(S server) throws IOException;
+    }
+
+    private <S extends ServerSocket> S listen(Opener<S> opener, Setup<S> setup) {
         checkPort(true);
         String address = (host != null ? host : "0.0.0.0") + ":" + port;
         InetSocketAddress bindTo = host != null ? new InetSocketAddress(host, port) : new InetSocketAddress(port);
         if (bindTo.isUnresolved()) {
             throw new UserError("unknown host: " + host);
         }
-        ExtendedServerSocket server = null;
+        S server = null;
         try {
-            server = new ExtendedServerSocket();
+            server = opener.open();
             setup.apply(server);
             server.setReuseAddress(true);
             server.bind(bindTo, 50);

@@ -25,7 +25,9 @@ final class FileGetCommand implements Callable<Integer> {
 
     @Option(names = "--method", paramLabel = "METHOD", defaultValue = "write",
             description = "stream: over the socket's stream; write: the server RDMA-Writes into our memory-mapped "
-                    + "file; read: we RDMA-Read the server's memory-mapped file (default: ${DEFAULT-VALUE}).")
+                    + "file; read: we RDMA-Read the server's memory-mapped file; transferTo: plain TCP over java.nio "
+                    + "channels, the server's FileChannel.transferTo (sendfile) and our channel reads, needs --no-iwarp "
+                    + "on both ends (default: ${DEFAULT-VALUE}).")
     FileMethod method;
 
     @Option(names = {"-o", "--output"}, paramLabel = "PATH",
@@ -38,7 +40,7 @@ final class FileGetCommand implements Callable<Integer> {
 
     @Option(names = "--iwarp", negatable = true, defaultValue = "true", fallbackValue = "true",
             description = "Switch the connection to IWARP_MODE (default: on; --no-iwarp for plain TCP, which "
-                    + "allows only --method stream).")
+                    + "allows --method stream and transferTo).")
     boolean iwarp;
 
     @Option(names = "--progress", paramLabel = "WHEN", defaultValue = "AUTO",
@@ -52,13 +54,17 @@ final class FileGetCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "--method " + method + " is one-sided RDMA and needs IWARP_MODE: drop --no-iwarp");
         }
+        if (method.plainTcpOnly() && iwarp) {
+            throw new ParameterException(spec.commandLine(), "--method " + method + " is plain TCP over java.nio "
+                    + "channels, without IWARP_MODE: add --no-iwarp (and serve with --no-iwarp)");
+        }
         connection.checkClient();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         FileReceiver receiver = new FileReceiver(output, force,
                 (name, size) -> new Progress(err, name, size, progress));
         FileReceiver.Outcome outcome;
-        try (Socket socket = connection.connect(iwarp)) {
+        try (Socket socket = method.plainTcpOnly() ? connection.connectOnChannel() : connection.connect(iwarp)) {
             outcome = receiver.receive(socket, method);
         } catch (IOException e) {
             throw UserErrors.during("getting the file from " + connection.peer(), e);

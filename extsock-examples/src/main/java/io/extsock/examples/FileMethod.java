@@ -7,10 +7,22 @@ enum FileMethod {
     /** The server RDMA-Writes its memory-mapped file into the client's memory-mapped file. */
     write,
     /** The client RDMA-Reads the server's memory-mapped file into its own. */
-    read;
+    read,
+    /**
+     * Plain TCP as a Java program without extsock would do it: the server's {@code
+     * FileChannel.transferTo} into its SocketChannel (sendfile on Linux); the client reads its
+     * SocketChannel into a direct buffer and writes that to the file. The baseline for the
+     * one-sided methods.
+     */
+    transferTo;
 
     /** Whether the method needs IWARP_MODE. */
     boolean oneSided() {
-        return this != stream;
+        return this == write || this == read;
+    }
+
+    /** Whether the method is plain TCP's alone (over java.nio channels, not in IWARP_MODE). */
+    boolean plainTcpOnly() {
+        return this == transferTo;
     }
 }

@@ -17,6 +17,7 @@ import java.util.List;
  * server: OFFER    OK (byte), name (UTF), size (long)   |  REFUSED (byte), reason (UTF)
  * client: READY (byte)  (or closes: no space, file exists)
  *   stream: server: size bytes, then DONE + SHA-256
+ *   transferTo (plain TCP): as stream, the server's bytes sent by FileChannel.transferTo (sendfile)
  *   write:  client: region count (int) + 16-byte RemoteBuffers (REMOTE_WRITE)
  *           server: RDMA Writes; PROGRESS + bytes (long) after each; DONE + SHA-256
  *   read:   server: region count (int) + 16-byte RemoteBuffers (REMOTE_READ)

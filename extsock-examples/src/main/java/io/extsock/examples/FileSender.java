@@ -9,7 +9,9 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.Socket;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
@@ -51,6 +53,10 @@ final class FileSender {
         if (method.oneSided() && !iwarp) {
             return refuse(out, "the server is not in IWARP_MODE: --method " + method + " needs it (use --method stream)");
         }
+        if (method.plainTcpOnly() && iwarp) {
+            return refuse(out, "the server is in IWARP_MODE: --method " + method + " is plain TCP's (start the server "
+                    + "with --no-iwarp, or use --method write or read)");
+        }
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = channel.size();
             out.writeByte(FileProtocol.OK);
@@ -66,6 +72,7 @@ final class FileSender {
                 case stream -> sendStream(channel, out);
                 case write -> sendByWrites(((ExtendedSocket) socket).iwarp(), channel, size, in, out);
                 case read -> exposeForReads(((ExtendedSocket) socket).iwarp(), channel, size, in, out);
+                case transferTo -> sendByTransferTo(socket, channel, size, out);
             };
             long nanos = System.nanoTime() - start;
             int verdict = in.read();
@@ -95,6 +102,23 @@ final class FileSender {
         out.write(hash);
         out.flush();
         return hash;
+    }
+
+    /**
+     * {@code FileChannel.transferTo} into the socket's channel: sendfile(2) on Linux, the kernel
+     * copying from the page cache to the socket. A socket without a channel (not made by a
+     * SocketChannel) gets a channel over its stream, which copies through user space. The hash,
+     * as for the one-sided methods, is computed beside the transfer.
+     */
+    private byte[] sendByTransferTo(Socket socket, FileChannel channel, long size, DataOutputStream out)
+            throws IOException, InterruptedException {
+        Future<byte[]> hash = hashMeanwhile();
+        WritableByteChannel target = socket.getChannel() != null ? socket.getChannel()
+                : Channels.newChannel(socket.getOutputStream());
+        for (long sent = 0; sent < size; ) {
+            sent += channel.transferTo(sent, size - sent, target);
+        }
+        return done(out, hash);
     }
 
     /** RDMA-Writes the mapped file into the client's; each completion is reported as progress. */

@@ -1,6 +1,6 @@
 package io.extsock.examples;
 
-import io.extsock.ExtendedServerSocket;
+import java.net.ServerSocket;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,8 +26,8 @@ final class FileServeCommand implements Callable<Integer> {
     Path file;
 
     @Option(names = "--iwarp", negatable = true, defaultValue = "true", fallbackValue = "true",
-            description = "Switch every connection to IWARP_MODE (default: on; --no-iwarp for plain TCP, "
-                    + "which allows only --method stream).")
+            description = "Switch every connection to IWARP_MODE (default: on; --no-iwarp for plain TCP over "
+                    + "java.nio channels, which allows --method stream and transferTo).")
     boolean iwarp;
 
     @Mixin
@@ -45,10 +45,13 @@ final class FileServeCommand implements Callable<Integer> {
             throw new UserError("permission denied: " + file);
         }
         FileSender sender = new FileSender(file, iwarp);
-        ExtendedServerSocket server = connection.listen(iwarp);
+        // Plain TCP listens on a java.nio channel: what a program without extsock has, and
+        // --method transferTo's sendfile needs the accepted sockets' channels.
+        ServerSocket server = iwarp ? connection.listen(true) : connection.endpoint.listenOnChannel();
         PrintWriter out = spec.commandLine().getOut();
         out.println("extsock file serve: " + file.getFileName() + " (" + Units.bytes(Files.size(file)) + "), "
-                + connection.listeningLine(server, iwarp));
+                + (iwarp ? connection.listeningLine(server, true)
+                        : Endpoint.listeningOn(server) + ", plain TCP (java.nio channels; --method stream or transferTo)"));
         out.flush();
         loop.run(server, spec.commandLine(), "sending " + file.getFileName(), socket -> {
             if (iwarp) {

@@ -33,8 +33,8 @@ final class PerfClientCommand implements Callable<Integer> {
     CommandSpec spec;
 
     @Parameters(index = "0", paramLabel = "TEST",
-            description = "send_lat, send_bw, write_lat, write_bw, read_lat, read_bw (IWARP_MODE), tcp_lat, tcp_bw "
-                    + "(sockets, see --mode).")
+            description = "send_lat, send_bw, write_lat, write_bw, read_lat, read_bw (IWARP_MODE), tcp_lat, tcp_bw, "
+                    + "tcp_rr (sockets, see --mode; tcp_rr reports the whole round trip, tcp_lat half of it).")
     PerfTest test;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER",
@@ -69,7 +69,7 @@ final class PerfClientCommand implements Callable<Integer> {
     }
 
     @Option(names = "--mode", paramLabel = "MODE",
-            description = "tcp_lat and tcp_bw only: plain (java.net.Socket, the default), passthrough (ExtendedSocket) "
+            description = "tcp_lat, tcp_rr and tcp_bw only: plain (java.net.Socket, the default), passthrough (ExtendedSocket) "
                     + "or iwarp (ExtendedSocket in IWARP_MODE, the stream over Sends).")
     PerfMode mode;
 
@@ -127,7 +127,7 @@ final class PerfClientCommand implements Callable<Integer> {
         if (bidirectional && test.latency()) {
             throw new ParameterException(spec.commandLine(), "-b/--bidirectional: " + test + " is a latency test (one "
                     + "message at a time); only the bandwidth tests send both ways at once: drop -b, or run "
-                    + test.name().replace("_lat", "_bw") + " -b");
+                    + (test == PerfTest.tcp_rr ? "tcp_bw" : test.name().replace("_lat", "_bw")) + " -b");
         }
         if (txDepth != null) {
             if (test.latency()) {

@@ -7,9 +7,11 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,140 +21,404 @@ import picocli.CommandLine.Spec;
 /**
  * {@code extsock perf compare}: plain {@code java.net.Socket} (on both ends), passthrough
  * ExtendedSocket and IWARP_MODE side by side in one run, on loopback, client and server in this
- * process; each compared with plain TCP. Rounds alternate their order so that every contender sees the same
- * drift of thread placement, and the ratio is the median of the per-round ratios.
+ * process; each compared with plain TCP. Rounds alternate their order (ABC CBA) so that every
+ * contender sees the same drift of thread placement; each row's ratio is the median of its
+ * per-round ratios, with a distribution-free 95% interval for that median ({@link MedianInterval}).
  */
 @Command(name = "compare", description = "Runs plain java.net.Socket, passthrough ExtendedSocket and IWARP_MODE side by side on "
-                + "loopback and prints each one's ratio to plain TCP.")
+                + "loopback and prints each one's ratio to plain TCP: the median of the rounds' ratios and its 95% interval.")
 final class PerfCompareCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--rounds", paramLabel = "N", defaultValue = "5",
-            description = "Rounds; each runs every contender once (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "6",
+            description = "Rounds; each runs every contender once. A 95% interval needs at least 6 (default: ${DEFAULT-VALUE}).")
     int rounds;
 
     @Option(names = {"-n", "--iters"}, paramLabel = "N", defaultValue = "2000",
-            description = "Iterations of each run (default: ${DEFAULT-VALUE}).")
+            description = "Iterations of each latency and bandwidth run (default: ${DEFAULT-VALUE}).")
     long iterations;
 
     @Option(names = "--lat-size", paramLabel = "BYTES", defaultValue = "64", converter = SizeConverter.class,
             description = "Message size of the latency runs (default: ${DEFAULT-VALUE}).")
     long latencySize;
 
-    @Option(names = "--bw-size", paramLabel = "BYTES", defaultValue = "64K", converter = SizeConverter.class,
-            description = "Message size of the bandwidth runs (default: 64K).")
-    long bandwidthSize;
+    @Option(names = {"--bw-sizes", "--bw-size"}, paramLabel = "BYTES", split = ",", defaultValue = "64K",
+            converter = SizeConverter.class,
+            description = "Message sizes of the bandwidth runs, comma-separated (e.g. 4K,64K,1M); every bandwidth "
+                    + "contender runs at each, compared with plain TCP at the same size (default: 64K).")
+    List<Long> bandwidthSizes;
 
-    @Option(names = "--json", description = "One JSON object per line instead of the table.")
+    @Option(names = "--json", description = "One JSON object per line instead of the tables.")
     boolean json;
 
-    /** One contender: a test in a mode, and what it is compared with. */
-    private record Contender(PerfTest test, PerfMode mode, String socket, PerfTest baseline) {
+    @Option(names = "--many", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "The many-connections rows: --conns connections at once, each --conn-round-trips round trips "
+                    + "of 64 B, plain and IWARP_MODE, on platform and on virtual threads (JDK 21+) (default: on; "
+                    + "--no-many for a quick run).")
+    boolean many;
+
+    @Option(names = "--conns", paramLabel = "N", defaultValue = "500",
+            description = "Connections of the many-connections rows (default: ${DEFAULT-VALUE}).")
+    int connections;
+
+    @Option(names = "--conn-round-trips", paramLabel = "N", defaultValue = "100",
+            description = "Round trips of each connection in the many-connections rows (default: ${DEFAULT-VALUE}).")
+    int connectionRoundTrips;
+
+    @Option(names = "--file-size", paramLabel = "BYTES", defaultValue = "0", converter = SizeConverter.class,
+            description = "The file rows: file get of a temporary file of this size (e.g. 256M; made, and deleted, in "
+                    + "the temporary directory, which must have room for two copies) by RDMA Write and RDMA Read, "
+                    + "against plain TCP's transferTo (sendfile) (default: off).")
+    long fileSize;
+
+    /** The many-connections rows' request and response size. */
+    static final int MANY_SIZE = 64;
+
+    /** A latency or bandwidth contender: a test in a mode, at a size. */
+    private record Contender(PerfTest test, PerfMode mode, String socket) {
     }
 
-    private static final List<Contender> CONTENDERS = List.of(
-            new Contender(PerfTest.tcp_lat, PerfMode.plain, PerfMode.plain.description(), PerfTest.tcp_lat),
-            new Contender(PerfTest.tcp_lat, PerfMode.passthrough, PerfMode.passthrough.description(), PerfTest.tcp_lat),
-            new Contender(PerfTest.tcp_lat, PerfMode.iwarp, PerfMode.iwarp.description() + ", stream", PerfTest.tcp_lat),
-            new Contender(PerfTest.send_lat, PerfMode.iwarp, "IWARP_MODE, Send/Receive", PerfTest.tcp_lat),
-            new Contender(PerfTest.write_lat, PerfMode.iwarp, "IWARP_MODE, RDMA Write", PerfTest.tcp_lat),
-            new Contender(PerfTest.read_lat, PerfMode.iwarp, "IWARP_MODE, RDMA Read", PerfTest.tcp_lat),
-            new Contender(PerfTest.tcp_bw, PerfMode.plain, PerfMode.plain.description(), PerfTest.tcp_bw),
-            new Contender(PerfTest.tcp_bw, PerfMode.passthrough, PerfMode.passthrough.description(), PerfTest.tcp_bw),
-            new Contender(PerfTest.tcp_bw, PerfMode.iwarp, PerfMode.iwarp.description() + ", stream", PerfTest.tcp_bw),
-            new Contender(PerfTest.send_bw, PerfMode.iwarp, "IWARP_MODE, Send/Receive", PerfTest.tcp_bw),
-            new Contender(PerfTest.write_bw, PerfMode.iwarp, "IWARP_MODE, RDMA Write", PerfTest.tcp_bw),
-            new Contender(PerfTest.read_bw, PerfMode.iwarp, "IWARP_MODE, RDMA Read", PerfTest.tcp_bw));
+    /** The latency contenders; the first of each test is its plain baseline. */
+    private static final List<Contender> LATENCY = List.of(
+            new Contender(PerfTest.tcp_lat, PerfMode.plain, PerfMode.plain.description()),
+            new Contender(PerfTest.tcp_lat, PerfMode.passthrough, PerfMode.passthrough.description()),
+            new Contender(PerfTest.tcp_lat, PerfMode.iwarp, PerfMode.iwarp.description() + ", stream"),
+            new Contender(PerfTest.send_lat, PerfMode.iwarp, "IWARP_MODE, Send/Receive"),
+            new Contender(PerfTest.write_lat, PerfMode.iwarp, "IWARP_MODE, RDMA Write"),
+            new Contender(PerfTest.tcp_rr, PerfMode.plain, PerfMode.plain.description() + ", request/response"),
+            new Contender(PerfTest.read_lat, PerfMode.iwarp, "IWARP_MODE, RDMA Read"));
+
+    private static final List<Contender> BANDWIDTH = List.of(
+            new Contender(PerfTest.tcp_bw, PerfMode.plain, PerfMode.plain.description()),
+            new Contender(PerfTest.tcp_bw, PerfMode.passthrough, PerfMode.passthrough.description()),
+            new Contender(PerfTest.tcp_bw, PerfMode.iwarp, PerfMode.iwarp.description() + ", stream"),
+            new Contender(PerfTest.send_bw, PerfMode.iwarp, "IWARP_MODE, Send/Receive"),
+            new Contender(PerfTest.write_bw, PerfMode.iwarp, "IWARP_MODE, RDMA Write"),
+            new Contender(PerfTest.read_bw, PerfMode.iwarp, "IWARP_MODE, RDMA Read"));
+
+    /**
+     * The plain-TCP test a test's ratio is taken to. The one-way latencies (ping-pong halves) to
+     * tcp_lat's half round trip; an RDMA Read, a whole round trip (request out, data back), to
+     * tcp_rr's whole request/response round trip; bandwidths to tcp_bw at the same size.
+     */
+    static PerfTest baselineOf(PerfTest test) {
+        return switch (test) {
+            case read_lat, tcp_rr -> PerfTest.tcp_rr;
+            case tcp_lat, send_lat, write_lat -> PerfTest.tcp_lat;
+            case tcp_bw, send_bw, write_bw, read_bw -> PerfTest.tcp_bw;
+        };
+    }
+
+    /** What a table says a test is compared with. */
+    static String comparedWith(PerfTest baseline, long bytes) {
+        return switch (baseline) {
+            case tcp_lat -> "plain tcp_lat " + bytes + " B (half round trip)";
+            case tcp_rr -> "plain tcp_rr " + bytes + " B (full round trip)";
+            default -> "plain " + baseline + " " + bytes + " B";
+        };
+    }
 
     @Override
     public Integer call() throws Exception {
         if (rounds < 1 || iterations < 1) {
             throw new ParameterException(spec.commandLine(), "--rounds and --iters must be at least 1");
         }
-        if (latencySize < 2 || latencySize > PerfServer.MAX_SIZE || bandwidthSize < 1 || bandwidthSize > PerfServer.MAX_SIZE) {
-            throw new ParameterException(spec.commandLine(), "--lat-size must be from 2 B, --bw-size from 1 B, to 64 MiB");
+        if (latencySize < 2 || latencySize > PerfServer.MAX_SIZE) {
+            throw new ParameterException(spec.commandLine(), "--lat-size must be from 2 B to 64 MiB");
         }
+        for (long size : bandwidthSizes) {
+            if (size < 1 || size > PerfServer.MAX_SIZE) {
+                throw new ParameterException(spec.commandLine(), "--bw-sizes must be from 1 B to 64 MiB: " + size);
+            }
+        }
+        if (many && (connections < 1 || connectionRoundTrips < 1)) {
+            throw new ParameterException(spec.commandLine(), "--conns and --conn-round-trips must be at least 1");
+        }
+        if (fileSize < 0) {
+            throw new ParameterException(spec.commandLine(), "--file-size must not be negative: " + fileSize);
+        }
+        List<Long> sizes = bandwidthSizes.stream().distinct().toList();
         PrintWriter out = spec.commandLine().getOut();
         if (!json) {
             out.println("extsock perf compare: loopback, client and server in this process, " + rounds + " rounds of "
-                    + iterations + " iterations, median");
+                    + iterations + " iterations, median ratio with its 95% interval");
             out.flush();
         }
-        PerfResult[][] results = new PerfResult[CONTENDERS.size()][rounds];
         // Plain runs meet a plain java.net.ServerSocket: java.net.Socket on both ends, as a
         // program without extsock has; the others an ExtendedServerSocket.
-        try (ServerSocket plainServer = new ServerSocket(); ExtendedServerSocket extendedServer = new ExtendedServerSocket()) {
+        try (ServerSocket plainServer = new ServerSocket(); ExtendedServerSocket extendedServer = new ExtendedServerSocket();
+             FileCompare files = fileSize > 0 ? new FileCompare(fileSize) : null) {
             Endpoint plain = serveInBackground(plainServer);
             Endpoint extended = serveInBackground(extendedServer);
-            for (int round = 0; round < rounds; round++) {
-                for (int k = 0; k < CONTENDERS.size(); k++) {
-                    int c = round % 2 == 0 ? k : CONTENDERS.size() - 1 - k;  // ABC CBA: same drift for all
-                    Contender contender = CONTENDERS.get(c);
-                    long size = contender.test().latency() ? latencySize : bandwidthSize;
-                    results[c][round] = PerfClient.run(contender.mode() == PerfMode.plain ? plain : extended,
-                            new PerfParameters(contender.test(), contender.mode(), (int) size, iterations, 0, true, false));
-                }
+            List<PerfRow> perfRows = perfRows(plain, extended, sizes);
+            List<Row<?>> all = new ArrayList<>();
+            perfRows.forEach(r -> all.add(r.row()));
+            List<ManyRow> manyRows = many ? manyRows() : List.of();
+            manyRows.forEach(r -> all.add(r.row()));
+            List<FileRow> fileRows = files != null ? fileRows(files) : List.of();
+            fileRows.forEach(r -> all.add(r.row()));
+            Rounds.run(all, rounds);
+            printPerf(out, perfRows);
+            if (many) {
+                printMany(out, manyRows);
+            }
+            if (files != null) {
+                printFiles(out, fileRows);
             }
         }
-        print(out, results);
+        if (!json) {
+            out.println();
+            out.println("ratio: median of the rounds' ratios to the row named in \"compared with\", with its 95% interval"
+                    + " (from order statistics: see the README); \"n<6\": too few rounds for one.");
+            out.println("latency (t_typical): lower is better; tcp_lat, send_lat, write_lat are one way (half a"
+                    + " ping-pong), tcp_rr and read_lat a whole round trip. Bandwidth: higher is better.");
+        }
+        out.flush();
         return 0;
     }
 
-    private void print(PrintWriter out, PerfResult[][] results) {
-        ResultTable table = new ResultTable("test", "socket", "bytes", "lat p50[usec]", "lat p99[usec]",
-                "BW average[MB/sec]", "ratio to plain TCP");
-        for (int c = 0; c < CONTENDERS.size(); c++) {
-            Contender contender = CONTENDERS.get(c);
-            int base = baselineIndex(contender.baseline());
-            double[] ratios = new double[rounds];
-            for (int r = 0; r < rounds; r++) {
-                ratios[r] = contender.test().latency()
-                        ? results[c][r].latency().p50() / results[base][r].latency().p50()
-                        : results[c][r].bwAverageMBps() / results[base][r].bwAverageMBps();
+    /** A latency or bandwidth row: the contender, its run, and its measurements. */
+    private record PerfRow(Contender contender, PerfParameters run, Row<PerfResult> row) {
+    }
+
+    private List<PerfRow> perfRows(Endpoint plain, Endpoint extended, List<Long> sizes) {
+        List<PerfRow> rows = new ArrayList<>();
+        for (Contender contender : LATENCY) {
+            rows.add(perfRow(contender, latencySize, plain, extended, rows));
+        }
+        for (long size : sizes) {
+            for (Contender contender : BANDWIDTH) {
+                rows.add(perfRow(contender, size, plain, extended, rows));
             }
-            double ratio = median(ratios);
-            double p50 = median(results[c], r -> r.latency().p50()) / 1e3;
-            double p99 = median(results[c], r -> r.latency().p99()) / 1e3;
-            double bandwidth = median(results[c], PerfResult::bwAverageMBps);
+        }
+        return rows;
+    }
+
+    private PerfRow perfRow(Contender contender, long size, Endpoint plain, Endpoint extended, List<PerfRow> earlier) {
+        PerfTest test = contender.test();
+        PerfTest baselineTest = baselineOf(test);
+        Row<PerfResult> baseline = earlier.stream()
+                .filter(r -> r.contender().test() == baselineTest && r.contender().mode() == PerfMode.plain
+                        && r.run().size() == size)
+                .map(PerfRow::row).findFirst().orElse(null);
+        PerfParameters run = new PerfParameters(test, contender.mode(), (int) size, iterations, 0, true, false);
+        Endpoint server = contender.mode() == PerfMode.plain ? plain : extended;
+        ToDoubleFunction<PerfResult> figure = test.latency() ? r -> r.latency().p50() : PerfResult::bwAverageMBps;
+        return new PerfRow(contender, run, new Row<>(() -> PerfClient.run(server, run), figure, baseline,
+                comparedWith(baselineTest, size)));
+    }
+
+    private void printPerf(PrintWriter out, List<PerfRow> rows) {
+        ResultTable table = new ResultTable("test", "socket", "bytes", "lat p50[usec]", "lat p99[usec]",
+                "BW average[MB/sec]", "ratio [95% CI]", "compared with");
+        for (PerfRow perfRow : rows) {
+            Contender contender = perfRow.contender();
+            Row<PerfResult> row = perfRow.row();
+            double p50 = median(row.results, r -> r.latency().p50()) / 1e3;
+            double p99 = median(row.results, r -> r.latency().p99()) / 1e3;
+            double bandwidth = median(row.results, PerfResult::bwAverageMBps);
+            Ratio ratio = row.ratio();
             if (json) {
                 out.println(Units.format("{\"test\":\"%s\",\"mode\":\"%s\",\"socket\":\"%s\",\"bytes\":%d,"
-                                + "\"bw_MBps\":%.2f,\"lat_us_p50\":%.2f,\"lat_us_p99\":%.2f,\"ratio_to_plain\":%.3f,"
-                                + "\"rounds\":%d}", contender.test(), contender.mode(), contender.socket(),
-                        results[c][0].bytes(), bandwidth, p50, p99, ratio, rounds));
+                                + "\"bw_MBps\":%.2f,\"lat_us_p50\":%.2f,\"lat_us_p99\":%.2f,%s,"
+                                + "\"compared_with\":\"%s\",\"rounds\":%d}", contender.test(), contender.mode(),
+                        contender.socket(), perfRow.run().size(), bandwidth, p50, p99, ratio.json(), row.comparedWith, rounds));
             } else {
-                table.add(contender.test().toString(), contender.socket(), String.valueOf(results[c][0].bytes()),
+                table.add(contender.test().toString(), contender.socket(), String.valueOf(perfRow.run().size()),
                         Units.format("%.2f", p50), Units.format("%.2f", p99), Units.format("%.2f", bandwidth),
-                        Units.format("%.2f", ratio));
+                        ratio.cell(), row.comparedWith);
             }
         }
         if (!json) {
             table.print(out);
-            out.println("ratio: of latency (t_typical, lower is better) for *_lat, of bandwidth (higher is better)"
-                    + " for *_bw; median of the rounds' ratios");
         }
-        out.flush();
     }
 
-    private static int baselineIndex(PerfTest test) {
-        for (int c = 0; c < CONTENDERS.size(); c++) {
-            if (CONTENDERS.get(c).test() == test && CONTENDERS.get(c).mode() == PerfMode.plain) {
-                return c;
+    /** A many-connections row: plain or IWARP_MODE, on platform or virtual threads. */
+    private record ManyRow(boolean iwarp, ManyConnections.Threads threads, Row<ManyConnections.Result> row) {
+        String socket() {
+            return iwarp ? PerfMode.iwarp.description() : PerfMode.plain.description();
+        }
+    }
+
+    /** Plain first on each kind of thread: the IWARP_MODE row's baseline, on the same kind. */
+    private List<ManyRow> manyRows() {
+        List<ManyRow> rows = new ArrayList<>();
+        for (ManyConnections.Threads threads : ManyConnections.Threads.values()) {
+            if (threads == ManyConnections.Threads.virtual && !VirtualThreads.available()) {
+                continue;
+            }
+            Row<ManyConnections.Result> baseline = null;
+            for (boolean iwarp : new boolean[] {false, true}) {
+                Row<ManyConnections.Result> row = new Row<>(
+                        () -> ManyConnections.run(iwarp, threads, connections, connectionRoundTrips, MANY_SIZE),
+                        ManyConnections.Result::totalNanos, baseline,
+                        "plain, " + threads + " threads (total time)");
+                rows.add(new ManyRow(iwarp, threads, row));
+                baseline = iwarp ? baseline : row;
             }
         }
-        throw new IllegalStateException("no plain baseline for " + test);
+        return rows;
     }
 
-    private static double median(PerfResult[] results, java.util.function.ToDoubleFunction<PerfResult> value) {
-        return median(Arrays.stream(results).mapToDouble(value).toArray());
+    private void printMany(PrintWriter out, List<ManyRow> rows) {
+        ResultTable table = new ResultTable("threads", "socket", "setup[ms]", "round trips[ms]", "total[ms]",
+                "ratio [95% CI]", "compared with");
+        for (ManyRow manyRow : rows) {
+            Row<ManyConnections.Result> row = manyRow.row();
+            double setup = median(row.results, r -> r.setupNanos() / 1e6);
+            double roundTrips = median(row.results, r -> r.roundTripNanos() / 1e6);
+            double total = median(row.results, r -> r.totalNanos() / 1e6);
+            Ratio ratio = row.ratio();
+            if (json) {
+                out.println(Units.format("{\"test\":\"many_rr\",\"mode\":\"%s\",\"threads\":\"%s\",\"socket\":\"%s\","
+                                + "\"connections\":%d,\"round_trips\":%d,\"bytes\":%d,\"setup_ms\":%.2f,"
+                                + "\"round_trips_ms\":%.2f,\"total_ms\":%.2f,%s,\"compared_with\":\"%s\",\"rounds\":%d}",
+                        manyRow.iwarp() ? PerfMode.iwarp : PerfMode.plain, manyRow.threads(), manyRow.socket(),
+                        connections, connectionRoundTrips, MANY_SIZE, setup, roundTrips, total, ratio.json(),
+                        row.comparedWith, rounds));
+            } else {
+                table.add(manyRow.threads().toString(), manyRow.socket(), Units.format("%.1f", setup),
+                        Units.format("%.1f", roundTrips), Units.format("%.1f", total), ratio.cell(), row.comparedWith);
+            }
+        }
+        if (json) {
+            if (!VirtualThreads.available()) {
+                out.println("{\"test\":\"many_rr\",\"threads\":\"virtual\",\"skipped\":\""
+                        + VirtualThreads.unavailableReason() + "\"}");
+            }
+            return;
+        }
+        out.println();
+        out.println("many connections: " + connections + " at once, " + connectionRoundTrips + " round trips of "
+                + MANY_SIZE + " B each, a thread per connection on each end; setup = connect (+ IWARP_MODE switch),"
+                + " wall clock; total = setup + round trips");
+        table.print(out);
+        if (!VirtualThreads.available()) {
+            out.println("virtual threads: skipped, " + VirtualThreads.unavailableReason());
+        }
     }
 
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    /** A file row: {@code file get} by a method. */
+    private record FileRow(FileMethod method, String socket, Row<FileReceiver.Outcome> row) {
+    }
+
+    /** transferTo first: the baseline. */
+    private List<FileRow> fileRows(FileCompare files) {
+        List<FileRow> rows = new ArrayList<>();
+        Row<FileReceiver.Outcome> baseline = null;
+        for (FileMethod method : List.of(FileMethod.transferTo, FileMethod.write, FileMethod.read)) {
+            Row<FileReceiver.Outcome> row = new Row<>(() -> files.get(method),
+                    o -> o.bytes() / (o.transferNanos() / 1e9) / 1e6, baseline, "file get by transferTo (sendfile)");
+            rows.add(new FileRow(method, method.plainTcpOnly() ? "java.nio SocketChannel, sendfile"
+                    : method == FileMethod.write ? "IWARP_MODE, RDMA Write" : "IWARP_MODE, RDMA Read", row));
+            baseline = baseline == null ? row : baseline;
+        }
+        return rows;
+    }
+
+    private void printFiles(PrintWriter out, List<FileRow> rows) {
+        ResultTable table = new ResultTable("method", "socket", "bytes", "transfer[s]", "MB/sec", "ratio [95% CI]",
+                "compared with");
+        for (FileRow fileRow : rows) {
+            Row<FileReceiver.Outcome> row = fileRow.row();
+            double seconds = median(row.results, o -> o.transferNanos() / 1e9);
+            double rate = median(row.results, row.figure);
+            Ratio ratio = row.ratio();
+            if (json) {
+                out.println(Units.format("{\"test\":\"file_get\",\"method\":\"%s\",\"mode\":\"%s\",\"socket\":\"%s\","
+                                + "\"bytes\":%d,\"transfer_s\":%.3f,\"MBps\":%.2f,%s,\"compared_with\":\"%s\",\"rounds\":%d}",
+                        fileRow.method(), fileRow.method().plainTcpOnly() ? PerfMode.plain : PerfMode.iwarp,
+                        fileRow.socket(), fileSize, seconds, rate, ratio.json(), row.comparedWith, rounds));
+            } else {
+                table.add(fileRow.method().toString(), fileRow.socket(), String.valueOf(fileSize),
+                        Units.format("%.3f", seconds), Units.format("%.2f", rate), ratio.cell(), row.comparedWith);
+            }
+        }
+        if (json) {
+            return;
+        }
+        out.println();
+        out.println("file get of " + Units.bytes(fileSize) + " (random bytes, a temporary file), loopback; the transfer"
+                + " alone is timed (not the SHA-256 check); MB/sec: higher is better");
+        table.print(out);
+    }
+
+    /** A row's ratio: the median of the per-round ratios and, from six rounds, its 95% interval. */
+    record Ratio(double median, MedianInterval interval, int rounds) {
+
+        static Ratio of(double[] perRound) {
+            double[] sorted = perRound.clone();
+            Arrays.sort(sorted);
+            return new Ratio(MedianInterval.median(sorted), MedianInterval.of(perRound), perRound.length);
+        }
+
+        /** "1.02 [0.97, 1.10]", or "1.02 [n<6]" when there are too few rounds for a 95% interval. */
+        String cell() {
+            return Units.format("%.2f", median) + (interval == null ? " [n<" + MedianInterval.MIN_VALUES + "]"
+                    : Units.format(" [%.2f, %.2f]", interval.low(), interval.high()));
+        }
+
+        /** The JSON members; the interval's are null when there are too few rounds. */
+        String json() {
+            return Units.format("\"ratio_to_plain\":%.3f,", median) + (interval == null
+                    ? "\"ratio_ci_low\":null,\"ratio_ci_high\":null"
+                    : Units.format("\"ratio_ci_low\":%.3f,\"ratio_ci_high\":%.3f", interval.low(), interval.high()));
+        }
+    }
+
+    /**
+     * One contender, measured once a round; its ratio in a round is its figure over its
+     * baseline's figure in the same round (a baseline of null: itself, so 1).
+     */
+    static final class Row<R> {
+        final Callable<R> measure;
+        final ToDoubleFunction<R> figure;
+        final Row<R> baseline;
+        final String comparedWith;
+        final List<R> results = new ArrayList<>();
+
+        Row(Callable<R> measure, ToDoubleFunction<R> figure, Row<R> baseline, String comparedWith) {
+            this.measure = measure;
+            this.figure = figure;
+            this.baseline = baseline;
+            this.comparedWith = comparedWith;
+        }
+
+        void runOnce() throws Exception {
+            results.add(measure.call());
+        }
+
+        Ratio ratio() {
+            double[] ratios = new double[results.size()];
+            for (int r = 0; r < ratios.length; r++) {
+                ratios[r] = baseline == null ? 1
+                        : figure.applyAsDouble(results.get(r)) / baseline.figure.applyAsDouble(baseline.results.get(r));
+            }
+            return Ratio.of(ratios);
+        }
+    }
+
+    /** The rounds: every row once a round, in alternating order (ABC CBA), so drift hits all alike. */
+    static final class Rounds {
+        private Rounds() {
+        }
+
+        static void run(List<? extends Row<?>> rows, int rounds) throws Exception {
+            for (int round = 0; round < rounds; round++) {
+                for (int k = 0; k < rows.size(); k++) {
+                    rows.get(round % 2 == 0 ? k : rows.size() - 1 - k).runOnce();
+                }
+            }
+        }
+    }
+
+    private static <R> double median(List<R> results, ToDoubleFunction<R> value) {
+        double[] values = results.stream().mapToDouble(value).toArray();
+        Arrays.sort(values);
+        return MedianInterval.median(values);
     }
 
     /** Binds the server to loopback and serves every connection on its own thread, until it closes. */

@@ -30,7 +30,7 @@ interface PerfRunner {
             case send_lat, send_bw -> new SendPerf(run, client);
             case write_lat, write_bw -> new WritePerf(run);
             case read_lat, read_bw -> new ReadPerf(run);
-            case tcp_lat, tcp_bw -> new StreamPerf(run);
+            case tcp_lat, tcp_rr, tcp_bw -> new StreamPerf(run);
         };
     }
 }

@@ -1,6 +1,11 @@
 package io.extsock.examples;
 
-/** The tests of {@code extsock perf}: perftest's names and titles, plus two over plain sockets. */
+/**
+ * The tests of {@code extsock perf}: perftest's names and titles, plus three over sockets: tcp_lat
+ * (a ping-pong, reported as half the round trip, as perftest reports its ping-pongs), tcp_rr (the
+ * same exchange reported as the whole round trip: a request and its response, what an RDMA Read
+ * costs) and tcp_bw.
+ */
 enum PerfTest {
     send_lat("Send Latency Test", true, true),
     send_bw("Send BW Test", false, true),
@@ -9,7 +14,9 @@ enum PerfTest {
     read_lat("RDMA_Read Latency Test", true, true),
     read_bw("RDMA_Read BW Test", false, true),
     tcp_lat("TCP Latency Test", true, false),
-    tcp_bw("TCP BW Test", false, false);
+    tcp_bw("TCP BW Test", false, false),
+    /** Added last: the ordinal is the wire's code for the test. */
+    tcp_rr("TCP Request/Response Test", true, false);
 
     private final String title;
     private final boolean latency;

@@ -1,8 +1,8 @@
 package io.extsock.examples;
 
-import io.extsock.ExtendedServerSocket;
-import io.extsock.ExtendedSocket;
 import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +18,7 @@ final class ServerLoop {
     /** What a server does with one connection. */
     interface Handler {
         /** Serves the connection; returns a line for standard output, or null. */
-        String serve(ExtendedSocket socket) throws IOException, InterruptedException;
+        String serve(Socket socket) throws IOException, InterruptedException;
     }
 
     @Option(names = "--connections", paramLabel = "N", defaultValue = "0",
@@ -29,12 +29,12 @@ final class ServerLoop {
      * Accepts until {@code --connections} were accepted (forever without it), then waits for
      * their handlers; {@code activity} ("echoing") words the failures.
      */
-    void run(ExtendedServerSocket server, CommandLine commandLine, String activity, Handler handler)
+    void run(ServerSocket server, CommandLine commandLine, String activity, Handler handler)
             throws IOException, InterruptedException {
         List<Thread> handlers = new ArrayList<>();
         try (server) {
             for (int served = 0; connections == 0 || served < connections; served++) {
-                ExtendedSocket socket = server.accept();
+                Socket socket = server.accept();
                 Thread thread = new Thread(() -> serve(socket, commandLine, activity, handler),
                         commandLine.getCommandSpec().qualifiedName() + " " + socket.getRemoteSocketAddress());
                 thread.start();
@@ -46,7 +46,7 @@ final class ServerLoop {
         }
     }
 
-    private static void serve(ExtendedSocket socket, CommandLine commandLine, String activity, Handler handler) {
+    private static void serve(Socket socket, CommandLine commandLine, String activity, Handler handler) {
         String peer = String.valueOf(socket.getRemoteSocketAddress());
         String line;
         String failure = null;

@@ -7,7 +7,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 
 /**
- * tcp_lat and tcp_bw: the socket's streams, whatever carries them (java.net.Socket, passthrough
+ * tcp_lat, tcp_rr and tcp_bw: the socket's streams, whatever carries them (java.net.Socket, passthrough
  * ExtendedSocket, or IWARP_MODE's Sends). Messages carry a flag in their first byte: 1 marks
  * the last.
  */
@@ -47,7 +47,9 @@ final class StreamPerf implements PerfRunner {
             }
             return System.nanoTime() - start;
         });
-        return PerfResult.latency(run, roundTrips, 2);  // we read the last message: we close first
+        // tcp_lat: one way, half the round trip (perftest's ping-pong); tcp_rr: the whole request/response.
+        // We read the last message: we close first.
+        return PerfResult.latency(run, roundTrips, run.test() == PerfTest.tcp_rr ? 1 : 2);
     }
 
     private void echo(PerfLink link) throws IOException {

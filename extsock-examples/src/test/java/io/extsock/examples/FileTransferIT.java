@@ -58,6 +58,37 @@ class FileTransferIT {
         }
     }
 
+    /**
+     * Plain TCP's baseline: the server's FileChannel.transferTo (sendfile) into its SocketChannel,
+     * the client's channel reads into the file; byte for byte, next to stream on the same plain
+     * server. An IWARP_MODE client cannot ask for it.
+     */
+    @Test
+    void transferToOverPlainTcp() throws Exception {
+        Path source = sparseFile("source.bin", (48L << 20) + 12345);
+        String expected = sha256(source);
+        try (Cli server = Cli.server("file", "serve", source.toString(), "--port", "0", "--no-iwarp",
+                "--connections", "2")) {
+            assertTrue(server.out().contains("plain TCP"), server.transcript());
+            for (String method : List.of("transferTo", "stream")) {
+                Path output = directory.resolve("by-" + method + ".bin");
+                Cli get = Cli.run("file", "get", "--port", "" + server.port(), "--no-iwarp", "--method", method,
+                        "-o", output.toString());
+                assertEquals(0, get.waitFor(), get.transcript());
+                assertTrue(get.out().contains("by " + method + " in "), get.transcript());
+                assertTrue(get.out().contains("SHA-256 " + expected + " verified"), get.transcript());
+                assertEquals(Files.size(source), Files.size(output));
+                assertEquals(expected, sha256(output), "the saved file is the source, byte for byte");
+            }
+            assertEquals(0, server.waitFor(), server.transcript());
+            assertTrue(server.out().contains("by transferTo in "), server.transcript());
+            assertEquals(2, server.out().lines().filter(l -> l.contains("verified by the client")).count(),
+                    server.transcript());
+        }
+        Cli.run("file", "get", "--port", "1", "--method", "transferTo").assertUserError(2, "file",
+                "--method transferTo is plain TCP over java.nio channels, without IWARP_MODE: add --no-iwarp");
+    }
+
     /** At least 4 GiB (five regions) by one-sided RDMA Write: about 20 s on two cores. */
     @Test
     void fourGibibytesByRdmaWrite() throws Exception {

@@ -3,6 +3,8 @@ package io.extsock.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -11,6 +13,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code extsock perf}: every test against one server in another process, perftest's table
@@ -120,27 +123,128 @@ class PerfIT {
 
     @Test
     void compareRunsTheThreeSocketsSideBySide() throws Exception {
-        Cli json = Cli.run("perf", "compare", "--rounds", "1", "--iters", "200", "--json");
+        Cli json = Cli.run("perf", "compare", "--rounds", "1", "--iters", "200", "--no-many", "--json");
         assertEquals(0, json.waitFor(), json.transcript());
         List<String> lines = json.out().lines().toList();
-        assertEquals(12, lines.size(), json.transcript());
+        assertEquals(13, lines.size(), "7 latency rows (tcp_rr too), 6 bandwidth rows\n" + json.transcript());
         for (String test : List.of("tcp_lat", "tcp_bw")) {
             for (String mode : List.of("plain", "passthrough", "iwarp")) {
-                String prefix = "{\"test\":\"" + test + "\",\"mode\":\"" + mode + "\"";
-                String line = lines.stream().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(
-                        () -> new AssertionError("no " + test + " " + mode + "\n" + json.transcript()));
+                String line = jsonLine(json, test, mode);
                 assertTrue(line.matches(".*\"bw_MBps\":[\\d.]+,\"lat_us_p50\":[\\d.]+,\"lat_us_p99\":[\\d.]+"
-                        + ",\"ratio_to_plain\":[\\d.]+,.*"), line);
+                        + ",\"ratio_to_plain\":[\\d.]+,\"ratio_ci_low\":null,\"ratio_ci_high\":null,.*"), line);
                 if (mode.equals("plain")) {
                     assertTrue(line.contains("\"ratio_to_plain\":1.000"), line);
                 }
             }
         }
-        Cli table = Cli.run("perf", "compare", "--rounds", "2", "--iters", "100");
+        assertTrue(jsonLine(json, "read_lat", "iwarp").contains("\"compared_with\":\"plain tcp_rr 64 B (full round trip)\""),
+                json.transcript());
+        assertTrue(jsonLine(json, "write_lat", "iwarp").contains("\"compared_with\":\"plain tcp_lat 64 B (half round trip)\""),
+                json.transcript());
+        assertTrue(jsonLine(json, "tcp_rr", "plain").contains("\"ratio_to_plain\":1.000"), json.transcript());
+        Cli table = Cli.run("perf", "compare", "--rounds", "2", "--iters", "100", "--no-many");
         assertEquals(0, table.waitFor(), table.transcript());
         for (String socket : List.of("java.net.Socket", "ExtendedSocket (passthrough)", "ExtendedSocket (IWARP_MODE)",
-                "IWARP_MODE, RDMA Write", "ratio to plain TCP")) {
+                "IWARP_MODE, RDMA Write", "ratio [95% CI]", "compared with", "1.00 [n<6]")) {
             assertTrue(table.out().contains(socket), table.transcript());
         }
+    }
+
+    /** Six rounds give a 95% interval around every median; each bandwidth size is its own baseline's. */
+    @Test
+    void compareGivesIntervalsFromSixRoundsAndRunsEveryBandwidthSize() throws Exception {
+        Cli json = Cli.run("perf", "compare", "--rounds", "6", "--iters", "50", "--bw-sizes", "4K,64K", "--no-many",
+                "--json");
+        assertEquals(0, json.waitFor(), json.transcript());
+        List<String> lines = json.out().lines().toList();
+        assertEquals(7 + 2 * 6, lines.size(), json.transcript());
+        Pattern ratio = Pattern.compile(".*\"ratio_to_plain\":([\\d.]+),\"ratio_ci_low\":([\\d.]+),"
+                + "\"ratio_ci_high\":([\\d.]+),.*\"rounds\":6}");
+        for (String line : lines) {
+            Matcher m = ratio.matcher(line);
+            assertTrue(m.matches(), line);
+            double median = Double.parseDouble(m.group(1));
+            assertTrue(Double.parseDouble(m.group(2)) <= median && median <= Double.parseDouble(m.group(3)), line);
+        }
+        for (String bytes : List.of("4096", "65536")) {
+            List<String> sized = lines.stream().filter(l -> l.contains("\"bytes\":" + bytes + ",")).toList();
+            assertEquals(6, sized.size(), json.transcript());
+            sized.forEach(l -> assertTrue(l.contains("\"compared_with\":\"plain tcp_bw " + bytes + " B\""), l));
+        }
+    }
+
+    /**
+     * The many-connections rows, small: plain and IWARP_MODE on platform threads, and on virtual
+     * threads where the JDK has them (else one line saying they were skipped and why).
+     */
+    @Test
+    void compareRunsManyConnections() throws Exception {
+        Cli json = Cli.run("perf", "compare", "--rounds", "1", "--iters", "50", "--conns", "20",
+                "--conn-round-trips", "5", "--json");
+        assertEquals(0, json.waitFor(), json.transcript());
+        List<String> many = json.out().lines().filter(l -> l.startsWith("{\"test\":\"many_rr\"")).toList();
+        Pattern row = Pattern.compile("\\{\"test\":\"many_rr\",\"mode\":\"(plain|iwarp)\",\"threads\":\"(platform|virtual)\","
+                + "\"socket\":\"[^\"]+\",\"connections\":20,\"round_trips\":5,\"bytes\":64,\"setup_ms\":([\\d.]+),"
+                + "\"round_trips_ms\":([\\d.]+),\"total_ms\":([\\d.]+),\"ratio_to_plain\":([\\d.]+),.*");
+        boolean virtual = Runtime.version().feature() >= 21;
+        assertEquals(virtual ? 4 : 3, many.size(), json.transcript());
+        List<String> seen = new ArrayList<>();
+        for (String line : many) {
+            if (line.contains("\"skipped\"")) {
+                assertTrue(!virtual && line.contains("virtual threads need JDK 21"), line);
+                continue;
+            }
+            Matcher m = row.matcher(line);
+            assertTrue(m.matches(), line);
+            seen.add(m.group(2) + " " + m.group(1));
+            double setup = Double.parseDouble(m.group(3));
+            double roundTrips = Double.parseDouble(m.group(4));
+            assertTrue(setup > 0 && roundTrips > 0, line);
+            assertEquals(setup + roundTrips, Double.parseDouble(m.group(5)), 0.02, line);
+            if (m.group(1).equals("plain")) {
+                assertEquals("1.000", m.group(6), line);
+            }
+        }
+        List<String> expected = new ArrayList<>(List.of("platform plain", "platform iwarp"));
+        if (virtual) {
+            expected.addAll(List.of("virtual plain", "virtual iwarp"));
+        }
+        assertEquals(expected, seen, json.transcript());
+    }
+
+    /**
+     * The file rows: file get by RDMA Write and Read against transferTo, in a temporary directory
+     * of the test's (the JVM's java.io.tmpdir), which is left empty.
+     */
+    @Test
+    void compareRunsTheFileRowsAndDeletesItsFile(@TempDir Path temporary) throws Exception {
+        Cli json = Cli.java(List.of("-Djava.io.tmpdir=" + temporary, "-cp", System.getProperty("java.class.path"),
+                Main.class.getName(), "perf", "compare", "--rounds", "1", "--iters", "50", "--no-many",
+                "--file-size", "8M", "--json"));
+        assertEquals(0, json.waitFor(), json.transcript());
+        List<String> files = json.out().lines().filter(l -> l.startsWith("{\"test\":\"file_get\"")).toList();
+        Pattern row = Pattern.compile("\\{\"test\":\"file_get\",\"method\":\"(\\w+)\",\"mode\":\"(\\w+)\",\"socket\":\"[^\"]+\","
+                + "\"bytes\":8388608,\"transfer_s\":([\\d.]+),\"MBps\":([\\d.]+),\"ratio_to_plain\":([\\d.]+),.*"
+                + "\"compared_with\":\"file get by transferTo \\(sendfile\\)\".*");
+        List<String> methods = new ArrayList<>();
+        for (String line : files) {
+            Matcher m = row.matcher(line);
+            assertTrue(m.matches(), line);
+            methods.add(m.group(1) + " " + m.group(2));
+            assertTrue(Double.parseDouble(m.group(4)) > 0, line);
+            if (m.group(1).equals("transferTo")) {
+                assertEquals("1.000", m.group(5), line);
+            }
+        }
+        assertEquals(List.of("transferTo plain", "write iwarp", "read iwarp"), methods, json.transcript());
+        try (java.util.stream.Stream<Path> left = Files.list(temporary)) {
+            assertEquals(List.of(), left.toList(), "the temporary file and directory are deleted");
+        }
+    }
+
+    private static String jsonLine(Cli json, String test, String mode) {
+        String prefix = "{\"test\":\"" + test + "\",\"mode\":\"" + mode + "\"";
+        return json.out().lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(
+                () -> new AssertionError("no " + test + " " + mode + "\n" + json.transcript()));
     }
 }
