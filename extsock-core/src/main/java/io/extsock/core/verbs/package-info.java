@@ -24,6 +24,11 @@
  * the queue pair, and it alone waits ({@link io.extsock.core.verbs.InlineWait}); nothing in this
  * package does I/O or blocks a thread. Which thread owns which state: the engine's package-info.
  *
+ * <h2>The application's side</h2>
+ * {@link io.extsock.core.verbs.QueuePairVerbs} is the API's {@code IwarpConnection} over one
+ * queue pair: it checks each request locally (regions, rights, bounds) and posts it; memory
+ * registration goes to the registry below.
+ *
  * <h2>Memory and completions</h2>
  * {@link io.extsock.core.verbs.MemoryRegistry} holds the regions and their STags (RFC 5040
  * section 2.1, RFC 5042): registration from any thread, lock-free lookups from the receive
