@@ -1,5 +1,8 @@
 package io.extsock.examples;
 
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
@@ -20,5 +23,38 @@ final class Background {
         thread.setDaemon(true);
         thread.start();
         return task;
+    }
+
+    /** What an in-process server does with one accepted connection. */
+    interface Connection {
+        void serve(Socket socket) throws IOException, InterruptedException;
+    }
+
+    /**
+     * Accepts on {@code server} until it closes, serving each connection on a daemon thread of
+     * its own and closing it after; a connection's failure is its client's to report.
+     */
+    static void serveEachConnection(ServerSocket server, String name, Connection connection) {
+        Thread acceptor = new Thread(() -> {
+            while (!server.isClosed()) {
+                Socket socket;
+                try {
+                    socket = server.accept();
+                } catch (IOException closed) {
+                    return;
+                }
+                Thread handler = new Thread(() -> {
+                    try (socket) {
+                        connection.serve(socket);
+                    } catch (IOException | InterruptedException e) {
+                        // the client's end reports what went wrong
+                    }
+                }, name + "-connection");
+                handler.setDaemon(true);
+                handler.start();
+            }
+        }, name);
+        acceptor.setDaemon(true);
+        acceptor.start();
     }
 }

@@ -47,11 +47,11 @@ final class FileCompare implements AutoCloseable {
             write(source, size);
             plain = ServerSocketChannel.open().socket();
             plain.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            serve(plain, new FileSender(source, false));
+            serveFiles(plain, new FileSender(source, false));
             iwarp = new ExtendedServerSocket();
             iwarp.setOption(IwarpOptions.IWARP_MODE, true);
             iwarp.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            serve(iwarp, new FileSender(source, true));
+            serveFiles(iwarp, new FileSender(source, true));
         } catch (IOException | RuntimeException e) {
             Sockets.closeQuietly(plain);
             Sockets.closeQuietly(iwarp);
@@ -91,28 +91,11 @@ final class FileCompare implements AutoCloseable {
         }
     }
 
-    private static void serve(ServerSocket server, FileSender sender) {
-        Thread acceptor = new Thread(() -> {
-            while (!server.isClosed()) {
-                try {
-                    Socket socket = server.accept();
-                    Thread handler = new Thread(() -> {
-                        try (socket) {
-                            socket.setTcpNoDelay(true);
-                            sender.serve(socket);
-                        } catch (IOException | InterruptedException e) {
-                            // the client's end reports what went wrong
-                        }
-                    }, "perf-compare-file-sender");
-                    handler.setDaemon(true);
-                    handler.start();
-                } catch (IOException closed) {
-                    return;
-                }
-            }
-        }, "perf-compare-file-server");
-        acceptor.setDaemon(true);
-        acceptor.start();
+    private static void serveFiles(ServerSocket server, FileSender sender) {
+        Background.serveEachConnection(server, "perf-compare-file-server", socket -> {
+            socket.setTcpNoDelay(true);
+            sender.serve(socket);
+        });
     }
 
     /** Random bytes (a fixed seed), 1 MiB at a time. */

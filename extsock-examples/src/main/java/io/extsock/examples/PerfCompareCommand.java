@@ -6,7 +6,6 @@ import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -424,26 +423,7 @@ final class PerfCompareCommand implements Callable<Integer> {
     /** Binds the server to loopback and serves every connection on its own thread, until it closes. */
     private static Endpoint serveInBackground(ServerSocket server) throws IOException {
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        Thread acceptor = new Thread(() -> {
-            while (!server.isClosed()) {
-                try {
-                    Socket socket = server.accept();
-                    Thread handler = new Thread(() -> {
-                        try (socket) {
-                            PerfServer.serve(socket);
-                        } catch (IOException | InterruptedException e) {
-                            // the client's end reports what went wrong
-                        }
-                    }, "perf-compare-connection");
-                    handler.setDaemon(true);
-                    handler.start();
-                } catch (IOException closed) {
-                    return;
-                }
-            }
-        }, "perf-compare-server");
-        acceptor.setDaemon(true);
-        acceptor.start();
+        Background.serveEachConnection(server, "perf-compare-server", PerfServer::serve);
         return new Endpoint(InetAddress.getLoopbackAddress().getHostAddress(), server.getLocalPort());
     }
 }
