@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpOptions;
+import io.extsock.testkit.logging.RecordedLogs;
 import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.IwarpConnection;
@@ -19,15 +20,11 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -43,23 +40,7 @@ class DebugLoggingTest {
 
     /** Held here: java.util.logging keeps loggers weakly, and a collected one forgets its level. */
     private final Logger engine = Logger.getLogger("io.extsock.core");
-    private final List<LogRecord> records = new ArrayList<>();
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            synchronized (records) {
-                records.add(record);
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private final RecordedLogs handler = new RecordedLogs();
     private Level levelBefore;
 
     @BeforeEach
@@ -165,11 +146,7 @@ class DebugLoggingTest {
 
     private void assertLogged(String logger, String start) throws Exception {
         // The closing side logs from the engine's threads: wait for the line (the class's timeout bounds it).
-        JfrEventsTest.awaitTrue(() -> {
-            synchronized (records) {
-                return records.stream().anyMatch(r -> r.getLoggerName().equals(logger) && r.getLevel() == Level.FINE
-                        && r.getMessage().startsWith(start));
-            }
-        });
+        JfrEventsTest.awaitTrue(() -> handler.first(r -> r.getLoggerName().equals(logger) && r.getLevel() == Level.FINE
+                && r.getMessage().startsWith(start)).isPresent());
     }
 }

@@ -16,6 +16,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.core.rdmap.RdmapOpcode;
 import io.extsock.core.rdmap.RdmapSegmentHeader;
+import io.extsock.testkit.logging.RecordedLogs;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
@@ -33,7 +34,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
@@ -57,23 +57,7 @@ class EmbeddedReceiveFailureTest {
     private static final CompletionCause RECEIVED = CompletionCause.terminateReceived(0, 0, 0);
 
     private final Logger logger = Logger.getLogger(QueuePair.class.getName());
-    private final List<LogRecord> records = new ArrayList<>();
-    private final Handler handler = new Handler() {
-        @Override
-        public void publish(LogRecord record) {
-            synchronized (records) {
-                records.add(record);
-            }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
-        }
-    };
+    private final RecordedLogs handler = new RecordedLogs();
 
     private boolean parentHandlers;
 
@@ -242,11 +226,9 @@ class EmbeddedReceiveFailureTest {
     }
 
     private void assertLoggedError(Throwable planted) {
-        synchronized (records) {
-            LogRecord error = records.stream().filter(r -> r.getLevel() == Level.SEVERE).findFirst().orElse(null);
-            assertNotNull(error, "an ERROR line");
-            assertSame(planted, error.getThrown(), "naming the bug");
-            assertTrue(error.getMessage().contains("local catastrophic"), error.getMessage());
-        }
+        LogRecord error = handler.first(r -> r.getLevel() == Level.SEVERE).orElse(null);
+        assertNotNull(error, "an ERROR line");
+        assertSame(planted, error.getThrown(), "naming the bug");
+        assertTrue(error.getMessage().contains("local catastrophic"), error.getMessage());
     }
 }
