@@ -115,6 +115,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private volatile boolean closed;
     /** When {@link #closed} became true: a waiter waits for the last flush a bounded time. */
     private volatile long closedAtNanos;
+    /** A waiter gave up on the requests still due after {@link #SETTLE_LIMIT_NANOS} (logged once). */
+    private volatile boolean settleGivenUp;
     private volatile boolean endedByPeerClose;
     /** The connection ended because the peer reset it (ECONNRESET): TCP's own end, not ours. */
     private volatile boolean endedByReset;
@@ -861,12 +863,15 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         if (queuePair.settled()) {
             return true;
         }
-        if (System.nanoTime() - closedAtNanos > SETTLE_LIMIT_NANOS) {
+        if (System.nanoTime() - closedAtNanos <= SETTLE_LIMIT_NANOS) {
+            return false;
+        }
+        if (!settleGivenUp) {  // once: every later wait on this connection gives up the same way
+            settleGivenUp = true;
             LOG.log(System.Logger.Level.WARNING, "iWARP connection to " + queuePair.counters().peer()
                     + " ended with requests that never completed");
-            return true;
         }
-        return false;
+        return true;
     }
 
     /** Holding the transmit lock: a gather that will never go out whole; its requests flush. */
