@@ -107,7 +107,9 @@ final class StreamOutput implements WorkCompleter {
             }
             // Whether the peer's window held this write up: its application then had our bytes
             // unread, and a peer ending now ends with them unread (see peerEndedUnderWrite).
+            // So does a peer ending after part of this write went out: the rest cannot follow.
             boolean heldUp = false;
+            int start = off;
             while (len > 0) {
                 int chunk;
                 boolean more;
@@ -127,7 +129,7 @@ final class StreamOutput implements WorkCompleter {
                     awaitInterruptibleOnVirtual(this::dataSendSlotFree);
                 }
                 synchronized (this) {
-                    if (peerEnded(heldUp)) {
+                    if (peerEnded(heldUp || off > start)) {
                         return;
                     }
                     credits--;
@@ -136,7 +138,18 @@ final class StreamOutput implements WorkCompleter {
                     // Hold the transmit while more chunks can follow at once: one gathering write.
                     more = len > chunk && credits >= 2 && dataSendsOutstanding < MAX_DATA_SENDS_IN_FLIGHT;
                 }
-                post(StreamHeader.DATA, flags, ByteBuffer.wrap(b, off, chunk), !more);
+                try {
+                    post(StreamHeader.DATA, flags, ByteBuffer.wrap(b, off, chunk), !more);
+                } catch (SocketException ended) {
+                    synchronized (this) {
+                        // The peer ended the connection between the check above and the post:
+                        // answer as that check would have (its flags are set before the end).
+                        if ((peerClosed || peerReset) && peerEnded(heldUp || off > start)) {
+                            return;
+                        }
+                    }
+                    throw ended;
+                }
                 off += chunk;
                 len -= chunk;
             }
@@ -152,7 +165,7 @@ final class StreamOutput implements WorkCompleter {
                     if (peerReset || peerClosed) {
                         // TCP took the bytes; the peer's end then decides, as for the first
                         // write after it: accepted after an orderly close, reset otherwise.
-                        peerEnded(heldUp);
+                        peerEnded(heldUp || off > start);
                         return;
                     }
                     throw new SocketException(dataFailure);
@@ -394,11 +407,11 @@ final class StreamOutput implements WorkCompleter {
      * Holding the monitor, before sending: whether the write is to end quietly (the peer closed
      * TCP: see {@link #writeAfterPeerEnded}); throws where it is to fail.
      */
-    private boolean peerEnded(boolean heldUp) throws SocketException {
+    private boolean peerEnded(boolean bytesLeftUnread) throws SocketException {
         if (closed) {
             throw new SocketException("Socket closed");
         }
-        if (peerClosed && heldUp) {
+        if (peerClosed && bytesLeftUnread) {
             throw peerEndedUnderWrite();
         }
         if (peerClosed || peerReset) {
@@ -412,10 +425,11 @@ final class StreamOutput implements WorkCompleter {
     }
 
     /**
-     * The peer closed TCP while this write waited for its window: the peer's application left
-     * our bytes unread (it died, or closed without reading). TCP answers a close with unread
-     * data by a reset, and a writer blocked on a full window then fails with it; so does this
-     * one, rather than return as if its bytes had gone out.
+     * The peer closed TCP while this write waited for its window, or with part of this write
+     * sent and the rest not: the peer's application left our bytes unread (it died, or closed
+     * without reading), or the rest can never follow. TCP answers a close with unread data by a
+     * reset, and a writer blocked on a full window then fails with it; so does this one, rather
+     * than return as if its bytes had gone out.
      */
     private static SocketException peerEndedUnderWrite() {
         return new SocketException("Connection reset by peer");
