@@ -531,39 +531,6 @@ public abstract class SocketContract {
         });
     }
 
-    /**
-     * A write held up because the peer does not read fails when the peer then closes: the
-     * peer's close leaves our bytes unread, which TCP answers with a reset. The write must not
-     * return as if its bytes had gone out.
-     */
-    @ParameterizedTest(name = "{0}")
-    @MethodSource("kinds")
-    void aWriteBlockedOnAPeerThatClosesFails(SocketKind kind) throws Exception {
-        assertSameAsPlain(kind, (k, t) -> {
-            try (SocketPair pair = SocketPair.open(k)) {
-                OutputStream out = pair.client.getOutputStream();
-                CompletableFuture<Object> writer = CompletableFuture.supplyAsync(() -> {
-                    try {
-                        out.write(new byte[64 << 20]);  // far more than the peer's window and buffers
-                        return "returned";
-                    } catch (IOException e) {
-                        return e;
-                    }
-                });
-                Thread.sleep(300);  // let the writer fill the window and block
-                t.record("the write blocks while the peer does not read", writer::isDone);
-                pair.accepted.close();
-                Object outcome = writer.get(20, TimeUnit.SECONDS);
-                t.record("the blocked write fails", () -> outcome instanceof SocketException);
-                t.record("a later write fails", () -> {
-                    out.write(1);
-                    out.write(1);
-                    return "ok";
-                });
-            }
-        });
-    }
-
     /** Shutting down output after the peer closed in order still succeeds; then the peer's end is read. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
