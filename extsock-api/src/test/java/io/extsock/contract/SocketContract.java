@@ -531,6 +531,47 @@ public abstract class SocketContract {
         });
     }
 
+    /**
+     * A write held up because the peer does not read fails when the peer then closes: the
+     * peer's close leaves our bytes unread, which TCP answers with a reset. The write must not
+     * return as if its bytes had gone out.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("kinds")
+    void aWriteBlockedOnAPeerThatClosesFails(SocketKind kind) throws Exception {
+        assertSameAsPlain(kind, (k, t) -> {
+            try (SocketPair pair = SocketPair.open(k)) {
+                OutputStream out = pair.client.getOutputStream();
+                // Far more than the peer's window and buffers. Allocated here, not in the writer:
+                // in a busy JVM a 64 MiB array can take longer than the wait below, and a write
+                // that starts after the peer's orderly close is accepted, as TCP's first one is.
+                byte[] far = new byte[64 << 20];
+                AtomicReference<Object> outcome = new AtomicReference<>();
+                Thread writer = new Thread(() -> {
+                    try {
+                        out.write(far);
+                        outcome.set("returned");
+                    } catch (IOException e) {
+                        outcome.set(e);
+                    }
+                }, "blocked-writer");
+                writer.start();
+                awaitInside(writer, "write");
+                Thread.sleep(300);  // let the writer fill the window and block
+                t.record("the write has returned though the peer does not read", () -> outcome.get() != null);
+                pair.accepted.close();
+                writer.join(TimeUnit.SECONDS.toMillis(20));
+                t.record("the blocked write fails",
+                        () -> outcome.get() instanceof SocketException ? "true" : String.valueOf(outcome.get()));
+                t.record("a later write fails", () -> {
+                    out.write(1);
+                    out.write(1);
+                    return "ok";
+                });
+            }
+        });
+    }
+
     /** Shutting down output after the peer closed in order still succeeds; then the peer's end is read. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("kinds")
@@ -655,6 +696,26 @@ public abstract class SocketContract {
                 return "ok";
             });
         });
+    }
+
+    /**
+     * Waits until the thread is inside the socket's output stream {@code method}: a thread that
+     * was started may not have reached its call yet (a busy JVM can hold it up for longer than
+     * any fixed wait).
+     */
+    private static void awaitInside(Thread thread, String method) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (true) {
+            for (StackTraceElement frame : thread.getStackTrace()) {
+                if (frame.getMethodName().equals(method) && frame.getClassName().startsWith("java.net.Socket")) {
+                    return;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the thread never called the socket's " + method + ": " + thread.getState());
+            }
+            Thread.sleep(1);
+        }
     }
 
     private static void recordFlags(Transcript t, String when, Socket socket) {
