@@ -5,9 +5,11 @@ import java.io.UncheckedIOException;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
-import java.util.Iterator;
+import java.util.ArrayList;
 import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * One of the engine's few threads: a Selector loop that makes its connections progress when
@@ -26,6 +28,15 @@ final class ProgressThread implements Runnable {
     /** Connections whose reading applications do for now: checked for hand-back on each tick. */
     private final java.util.Set<ChannelDriver> handingBack = java.util.Collections.newSetFromMap(
             new java.util.IdentityHashMap<>());
+
+    /**
+     * The keys a select found ready, served after the queued tasks (which may change what the
+     * keys mean). Collected by an action rather than through the selected-key set, whose
+     * HashSet allocates a node per ready key per select.
+     */
+    private final ArrayList<SelectionKey> ready = new ArrayList<>();
+    private final Consumer<SelectionKey> collectReady = ready::add;
+    private final Predicate<ChannelDriver> stillHandingBack = connection -> !connection.handbackIfIdle();
 
     /** Delayed tasks by deadline; only this thread touches it. */
     private final PriorityQueue<Timed> timers = new PriorityQueue<>();
@@ -85,19 +96,17 @@ final class ProgressThread implements Runnable {
                     waitMillis = waitMillis == 0 ? 1 : Math.min(waitMillis, 1);  // the hand-back tick
                 }
                 if (next != null && next.deadline - System.nanoTime() <= 0) {
-                    selector.selectNow();
+                    selector.selectNow(collectReady);
                 } else {
-                    selector.select(waitMillis);
+                    selector.select(collectReady, waitMillis);
                 }
                 runTasks();
                 runDueTimers();
-                handingBack.removeIf(connection -> !connection.handbackIfIdle());
-                Iterator<SelectionKey> ready = selector.selectedKeys().iterator();
-                while (ready.hasNext()) {
-                    SelectionKey key = ready.next();
-                    ready.remove();
-                    serve(key);
+                handingBack.removeIf(stillHandingBack);
+                for (int i = 0; i < ready.size(); i++) {
+                    serve(ready.get(i));
                 }
+                ready.clear();
             } catch (IOException | RuntimeException e) {
                 // A selector failure must not kill the engine: connections report their own errors.
                 System.getLogger(ProgressThread.class.getName()).log(System.Logger.Level.ERROR,
