@@ -203,7 +203,7 @@ final class StreamInput implements WorkCompleter {
                 }
                 return;
             }
-            ByteBuffer message = buffers[index].duplicate().limit((int) length).position(0);
+            ByteBuffer message = buffers[index];  // the engine is done with it until it is posted again
             if (length < StreamHeader.LENGTH) {
                 failure = "a stream message of " + length + " bytes arrived: the peer is not speaking extsock's"
                         + " stream protocol";
@@ -214,7 +214,7 @@ final class StreamInput implements WorkCompleter {
             boolean waited = (StreamHeader.flags(message) & StreamHeader.WAITED) != 0;
             // Not once closed: nothing may be read from the buffers then (they go back to the pool).
             if (type == StreamHeader.DATA && !inputShutdown && !closed && length > StreamHeader.LENGTH) {
-                data[index] = message.position(StreamHeader.LENGTH);
+                data[index] = message.limit((int) length).position(StreamHeader.LENGTH);
                 filled[(filledHead + filledCount) % filled.length] = index;
                 filledCount++;
                 recordPayload((int) length - StreamHeader.LENGTH);
@@ -467,10 +467,10 @@ final class StreamInput implements WorkCompleter {
         ByteBuffer message;
         boolean finished;
         synchronized (this) {
-            message = buffers[index].duplicate().limit((int) length).position(0);
+            message = buffers[index];
             finished = peerFinished;
         }
-        String violation = StreamHeader.violation(message, finished);
+        String violation = StreamHeader.violation(message, (int) length, finished);
         return violation != null ? violation : output.creditsViolation(StreamHeader.creditsReturned(message));
     }
 
