@@ -39,6 +39,8 @@ final class StreamOutput implements WorkCompleter {
     private final InlineWait waiting;
     private final int maxPayload;
     private final ReentrantLock writing = new ReentrantLock();
+    /** What each Send goes out from; guarded by this object's monitor. */
+    private final OutgoingSendBuffers sendBuffers = new OutgoingSendBuffers();
     private StreamInput input;
 
     /**
@@ -139,7 +141,7 @@ final class StreamOutput implements WorkCompleter {
                     more = len > chunk && credits >= 2 && dataSendsOutstanding < MAX_DATA_SENDS_IN_FLIGHT;
                 }
                 try {
-                    post(StreamHeader.DATA, flags, ByteBuffer.wrap(b, off, chunk), !more);
+                    post(StreamHeader.DATA, flags, b, off, chunk, !more);
                 } catch (SocketException ended) {
                     synchronized (this) {
                         // The peer ended the connection between the check above and the post:
@@ -197,7 +199,7 @@ final class StreamOutput implements WorkCompleter {
                 credits--;
                 finSent = true;
             }
-            post(StreamHeader.FIN, 0, null, true);
+            post(StreamHeader.FIN, 0, null, 0, 0, true);
         } finally {
             writing.unlock();
         }
@@ -312,7 +314,7 @@ final class StreamOutput implements WorkCompleter {
             creditSendOutstanding = true;
         }
         try {
-            post(StreamHeader.CREDIT, 0, null, transmitNow);
+            post(StreamHeader.CREDIT, 0, null, 0, 0, transmitNow);
         } catch (IOException e) {
             // the connection ended; readers and writers see it
         }
@@ -384,15 +386,30 @@ final class StreamOutput implements WorkCompleter {
 
     synchronized void close() {
         closed = true;
+        sendBuffers.forget();
     }
 
-    private void post(int type, int flags, ByteBuffer payload, boolean transmitNow) throws IOException {
-        ByteBuffer header = ByteBuffer.allocate(StreamHeader.LENGTH);
-        StreamHeader.put(header, type, flags, input.takeCreditsToReturn());
-        header.flip();
-        ByteBuffer[] message = payload == null ? new ByteBuffer[] {header} : new ByteBuffer[] {header, payload};
+    /** Posts a Send of the header and, for DATA, octets {@code [off, off + len)} of {@code b}. */
+    private void post(int type, int flags, byte[] b, int off, int len, boolean transmitNow) throws IOException {
+        int credits = input.takeCreditsToReturn();
+        ByteBuffer header;
+        ByteBuffer payload = null;
+        synchronized (this) {
+            if (failure == null) {
+                int slot = sendBuffers.take(type);
+                header = sendBuffers.header(slot, type, flags, credits);
+                if (b != null) {
+                    payload = sendBuffers.payload(slot, b, off, len);
+                }
+            } else {
+                header = OutgoingSendBuffers.detachedHeader(type, flags, credits);
+                if (b != null) {
+                    payload = OutgoingSendBuffers.detachedPayload(b, off, len);
+                }
+            }
+        }
         try {
-            queuePair.postInternalSend(message, message.length, type, this, transmitNow);
+            queuePair.postInternalSend(header, payload, type, this, transmitNow);
         } catch (QueuePairClosedException e) {
             synchronized (this) {
                 if (type == StreamHeader.DATA) {

@@ -74,7 +74,7 @@ class HotPathAllocationTest {
             OutputStream out = pair.client().getOutputStream();
             byte[] ping = new byte[SIZE];
             byte[] pong = new byte[SIZE];
-            measure("stream write+read", 1000, () -> {
+            measure("stream write+read", 500, () -> {
                 out.write(ping, 0, SIZE);
                 if (!readFully(in, pong)) {
                     throw new EOFException();
