@@ -186,7 +186,8 @@ public final class QueuePair {
     /**
      * Posts a Send for the engine's own use (the socket's stream): the header's remaining octets,
      * then the payload's (if not null); no registered region, no application completion queue.
-     * The buffers are referenced, not copied, until the Send completes; with {@code transmitNow}
+     * The buffers are referenced, not copied, until the Send completes, and the engine moves their
+     * positions and limits meanwhile (so each is this Send's alone); with {@code transmitNow}
      * false it waits for {@link #transmitPosted()}.
      */
     public void postInternalSend(ByteBuffer header, ByteBuffer payload, long tag, WorkCompleter completer,
@@ -202,7 +203,11 @@ public final class QueuePair {
         postSend(work, transmitNow);
     }
 
-    /** Posts a receive buffer for the engine's own use (the socket's stream). */
+    /**
+     * Posts a receive buffer for the engine's own use (the socket's stream): from its position to
+     * its limit, which the engine moves while it places a Send into it (the buffer is this
+     * Receive's alone until it completes).
+     */
     public void postInternalReceive(ByteBuffer buffer, long tag, WorkCompleter completer)
             throws QueuePairClosedException {
         ReceiveWork work = newReceiveWork();

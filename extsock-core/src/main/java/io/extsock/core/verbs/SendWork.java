@@ -73,6 +73,9 @@ final class SendWork implements MessagePayload {
         if (region != null) {
             return lentViews.lend(region, pieces.offset(piece) + from, to - from);
         }
+        if (from == 0 && to == pieces.length(piece)) {
+            return pieces.bufferWindow(piece, from, to);  // the only view of the piece: in one segment whole
+        }
         return pieces.bufferView(piece, from, to);
     }
 

@@ -74,7 +74,7 @@ class HotPathAllocationTest {
             OutputStream out = pair.client().getOutputStream();
             byte[] ping = new byte[SIZE];
             byte[] pong = new byte[SIZE];
-            measure("stream write+read", 440, () -> {
+            measure("stream write+read", 80, () -> {
                 out.write(ping, 0, SIZE);
                 if (!readFully(in, pong)) {
                     throw new EOFException();
@@ -145,7 +145,7 @@ class HotPathAllocationTest {
             IwarpConnection verbs = pair.clientVerbs();
             ReadRequest read = new ReadRequest().source(source.remote()).sink(sink.slice(0, SIZE));
             Completions completions = new Completions(verbs);
-            measure("RDMA Read", 160, () -> {
+            measure("RDMA Read", 120, () -> {
                 verbs.post(read);
                 completions.await(WorkOpcode.RDMA_READ);
             });
