@@ -73,8 +73,10 @@ final class SendWork implements MessagePayload {
         if (region != null) {
             return lentViews.lend(region, pieces.offset(piece) + from, to - from);
         }
-        if (from == 0 && to == pieces.length(piece)) {
-            return pieces.bufferWindow(piece, from, to);  // the only view of the piece: in one segment whole
+        // Segments are framed in order: the view that ends the piece is the last one asked for,
+        // so it may be the buffer itself (the earlier ones, still in the gather, are their own).
+        if (to == pieces.length(piece)) {
+            return pieces.bufferWindow(piece, from, to);
         }
         return pieces.bufferView(piece, from, to);
     }
