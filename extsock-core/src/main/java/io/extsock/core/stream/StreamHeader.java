@@ -39,16 +39,21 @@ final class StreamHeader {
         out.put((byte) type).put((byte) flags).putShort((short) creditsReturned);
     }
 
+    /*
+     * A received message starts at index 0 of its receive buffer: read there, whatever the
+     * buffer's position, so that looking at a message needs no view of its own.
+     */
+
     static int flags(ByteBuffer message) {
-        return message.get(message.position() + 1) & 0xFF;
+        return message.get(1) & 0xFF;
     }
 
     static int type(ByteBuffer message) {
-        return message.get(message.position()) & 0xFF;
+        return message.get(0) & 0xFF;
     }
 
     static int creditsReturned(ByteBuffer message) {
-        return message.getShort(message.position() + 2) & 0xFFFF;
+        return message.getShort(2) & 0xFFFF;
     }
 
     /**
@@ -59,11 +64,11 @@ final class StreamHeader {
      * are the writer's to check ({@link StreamOutput#creditsReturned}): it knows how many the
      * peer can have.
      *
-     * @param message the message, from its position to its limit
+     * @param message the buffer the message arrived in, from index 0
+     * @param length the message's length
      * @param peerFinished whether the peer's FIN came before it
      */
-    static String violation(ByteBuffer message, boolean peerFinished) {
-        int length = message.remaining();
+    static String violation(ByteBuffer message, int length, boolean peerFinished) {
         if (length < LENGTH) {
             return "a stream message of " + length + " bytes arrived, shorter than the " + LENGTH + "-octet stream"
                     + " header";

@@ -17,6 +17,7 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 
 /**
  * The receiving half of an IWARP_MODE socket's stream: receive buffers posted on the queue
@@ -60,6 +61,8 @@ final class StreamInput implements WorkCompleter {
     private final QueuePair queuePair;
     /** The engine's wait: a blocked reader makes the connection progress while it waits. */
     private final InlineWait waiting;
+    /** What a reader waits for, made once: a method reference made at the wait is allocated per wait. */
+    private final BooleanSupplier readableOrEnded = this::readableOrEnded;
     private final ByteBuffer[] buffers;
     private final int bufferSize;
     /** Where the buffers come from; the connection gives them back once it is closed and quiet. */
@@ -203,7 +206,7 @@ final class StreamInput implements WorkCompleter {
                 }
                 return;
             }
-            ByteBuffer message = buffers[index].duplicate().limit((int) length).position(0);
+            ByteBuffer message = buffers[index];  // the engine is done with it until it is posted again
             if (length < StreamHeader.LENGTH) {
                 failure = "a stream message of " + length + " bytes arrived: the peer is not speaking extsock's"
                         + " stream protocol";
@@ -214,7 +217,7 @@ final class StreamInput implements WorkCompleter {
             boolean waited = (StreamHeader.flags(message) & StreamHeader.WAITED) != 0;
             // Not once closed: nothing may be read from the buffers then (they go back to the pool).
             if (type == StreamHeader.DATA && !inputShutdown && !closed && length > StreamHeader.LENGTH) {
-                data[index] = message.position(StreamHeader.LENGTH);
+                data[index] = message.limit((int) length).position(StreamHeader.LENGTH);
                 filled[(filledHead + filledCount) % filled.length] = index;
                 filledCount++;
                 recordPayload((int) length - StreamHeader.LENGTH);
@@ -370,7 +373,7 @@ final class StreamInput implements WorkCompleter {
             // then look again; a virtual thread's wait ends on an interrupt, as a Socket's read on
             // a virtual thread does (the socket then closes: ChannelSocketImpl)
             boolean virtual = InterruptShield.currentIsVirtual();
-            if (!waiting.await(this::readableOrEnded, remaining, virtual) && virtual
+            if (!waiting.await(readableOrEnded, remaining, virtual) && virtual
                     && Thread.currentThread().isInterrupted()) {
                 throw new InterruptedIOException("interrupted while reading");
             }
@@ -467,10 +470,10 @@ final class StreamInput implements WorkCompleter {
         ByteBuffer message;
         boolean finished;
         synchronized (this) {
-            message = buffers[index].duplicate().limit((int) length).position(0);
+            message = buffers[index];
             finished = peerFinished;
         }
-        String violation = StreamHeader.violation(message, finished);
+        String violation = StreamHeader.violation(message, (int) length, finished);
         return violation != null ? violation : output.creditsViolation(StreamHeader.creditsReturned(message));
     }
 

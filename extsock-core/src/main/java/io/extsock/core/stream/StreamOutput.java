@@ -14,6 +14,7 @@ import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 /**
  * The sending half of an IWARP_MODE socket's stream: each write becomes Sends of at most the
@@ -39,6 +40,8 @@ final class StreamOutput implements WorkCompleter {
     private final InlineWait waiting;
     private final int maxPayload;
     private final ReentrantLock writing = new ReentrantLock();
+    /** What each Send goes out from; guarded by this object's monitor. */
+    private final OutgoingSendBuffers sendBuffers = new OutgoingSendBuffers();
     private StreamInput input;
 
     /**
@@ -72,6 +75,14 @@ final class StreamOutput implements WorkCompleter {
     private boolean writeAfterPeerEnded;
     private boolean closed;
     private final Runnable closeConnection;
+    /*
+     * The conditions writers wait for, made once: a lambda or method reference made at the wait
+     * would be allocated on every wait.
+     */
+    private final BooleanSupplier canSendData = () -> canSend(2);
+    private final BooleanSupplier canSendFin = () -> canSend(1);
+    private final BooleanSupplier dataSendSlotFree = this::dataSendSlotFree;
+    private final BooleanSupplier dataSentOrClosed = this::dataSentOrClosed;
 
     /**
      * @param closeConnection closes the connection at once, for a peer that breaks the stream
@@ -120,13 +131,13 @@ final class StreamOutput implements WorkCompleter {
                                 + " blocked: waiting for credits (" + creditsNow() + " left, 2 needed)");
                     }
                     queuePair.transmitPosted();  // what is posted goes out while we wait for credits
-                    awaitInterruptibleOnVirtual(() -> canSend(2));
+                    awaitInterruptibleOnVirtual(canSendData);
                     flags = StreamHeader.WAITED;  // the peer's window held us up: it may widen it
                     heldUp = true;
                 }
                 if (!dataSendSlotFree()) {
                     queuePair.transmitPosted();  // what is posted goes out: TCP's taking it frees slots
-                    awaitInterruptibleOnVirtual(this::dataSendSlotFree);
+                    awaitInterruptibleOnVirtual(dataSendSlotFree);
                 }
                 synchronized (this) {
                     if (peerEnded(heldUp || off > start)) {
@@ -139,7 +150,7 @@ final class StreamOutput implements WorkCompleter {
                     more = len > chunk && credits >= 2 && dataSendsOutstanding < MAX_DATA_SENDS_IN_FLIGHT;
                 }
                 try {
-                    post(StreamHeader.DATA, flags, ByteBuffer.wrap(b, off, chunk), !more);
+                    post(StreamHeader.DATA, flags, b, off, chunk, !more);
                 } catch (SocketException ended) {
                     synchronized (this) {
                         // The peer ended the connection between the check above and the post:
@@ -156,7 +167,7 @@ final class StreamOutput implements WorkCompleter {
             // The array must not be used after we return: wait until TCP has every byte. Like a
             // TCP write, this one succeeded once its bytes went out, even if the connection ended
             // just after (a credit update behind them may then be flushed: not this write's loss).
-            waiting.await(this::dataSentOrClosed, 0, false);  // handed over already: a Socket would not block here
+            waiting.await(dataSentOrClosed, 0, false);  // handed over already: a Socket would not block here
             synchronized (this) {
                 if (closed) {
                     throw new SocketException("Socket closed");
@@ -185,7 +196,7 @@ final class StreamOutput implements WorkCompleter {
                     return;
                 }
             }
-            awaitInterruptibleOnVirtual(() -> canSend(1));
+            awaitInterruptibleOnVirtual(canSendFin);
             synchronized (this) {
                 if ((peerClosed || peerReset) && !closed) {
                     // As on TCP, where shutting down output after the peer's FIN or reset still
@@ -197,7 +208,7 @@ final class StreamOutput implements WorkCompleter {
                 credits--;
                 finSent = true;
             }
-            post(StreamHeader.FIN, 0, null, true);
+            post(StreamHeader.FIN, 0, null, 0, 0, true);
         } finally {
             writing.unlock();
         }
@@ -211,7 +222,7 @@ final class StreamOutput implements WorkCompleter {
      * Waits for the condition; on a virtual thread an interrupt ends the wait with an
      * InterruptedIOException, as a Socket's write on a virtual thread (the socket then closes).
      */
-    private void awaitInterruptibleOnVirtual(java.util.function.BooleanSupplier condition) throws IOException {
+    private void awaitInterruptibleOnVirtual(BooleanSupplier condition) throws IOException {
         boolean virtual = InterruptShield.currentIsVirtual();
         if (!waiting.await(condition, 0, virtual) && virtual && Thread.currentThread().isInterrupted()) {
             throw new InterruptedIOException("interrupted while writing");
@@ -312,7 +323,7 @@ final class StreamOutput implements WorkCompleter {
             creditSendOutstanding = true;
         }
         try {
-            post(StreamHeader.CREDIT, 0, null, transmitNow);
+            post(StreamHeader.CREDIT, 0, null, 0, 0, transmitNow);
         } catch (IOException e) {
             // the connection ended; readers and writers see it
         }
@@ -384,15 +395,30 @@ final class StreamOutput implements WorkCompleter {
 
     synchronized void close() {
         closed = true;
+        sendBuffers.forget();
     }
 
-    private void post(int type, int flags, ByteBuffer payload, boolean transmitNow) throws IOException {
-        ByteBuffer header = ByteBuffer.allocate(StreamHeader.LENGTH);
-        StreamHeader.put(header, type, flags, input.takeCreditsToReturn());
-        header.flip();
-        ByteBuffer[] message = payload == null ? new ByteBuffer[] {header} : new ByteBuffer[] {header, payload};
+    /** Posts a Send of the header and, for DATA, octets {@code [off, off + len)} of {@code b}. */
+    private void post(int type, int flags, byte[] b, int off, int len, boolean transmitNow) throws IOException {
+        int credits = input.takeCreditsToReturn();
+        ByteBuffer header;
+        ByteBuffer payload = null;
+        synchronized (this) {
+            if (failure == null) {
+                int slot = sendBuffers.take(type);
+                header = sendBuffers.header(slot, type, flags, credits);
+                if (b != null) {
+                    payload = sendBuffers.payload(slot, b, off, len);
+                }
+            } else {
+                header = OutgoingSendBuffers.detachedHeader(type, flags, credits);
+                if (b != null) {
+                    payload = OutgoingSendBuffers.detachedPayload(b, off, len);
+                }
+            }
+        }
         try {
-            queuePair.postInternalSend(message, message.length, type, this, transmitNow);
+            queuePair.postInternalSend(header, payload, type, this, transmitNow);
         } catch (QueuePairClosedException e) {
             synchronized (this) {
                 if (type == StreamHeader.DATA) {

@@ -4,6 +4,7 @@ import io.extsock.verbs.CompletionHandler;
 import io.extsock.verbs.CompletionQueue;
 import io.extsock.verbs.WorkCompletion;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The completion queue an application sees: the connection's {@link CompletionRing}, whose
@@ -14,10 +15,13 @@ final class InlineCompletionQueue implements CompletionQueue {
 
     private final CompletionRing ring;
     private final InlineWait waiting;
+    /** What {@link #await} waits for, made once: a lambda made in the call would be allocated per wait. */
+    private final BooleanSupplier completionAvailable;
 
     InlineCompletionQueue(CompletionRing ring, InlineWait waiting) {
         this.ring = ring;
         this.waiting = waiting;
+        this.completionAvailable = () -> ring.size() > 0;
     }
 
     @Override
@@ -30,7 +34,7 @@ final class InlineCompletionQueue implements CompletionQueue {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        boolean available = waiting.await(() -> ring.size() > 0, Math.max(1, unit.toNanos(timeout)), true);
+        boolean available = waiting.await(completionAvailable, Math.max(1, unit.toNanos(timeout)), true);
         if (!available && Thread.interrupted()) {
             throw new InterruptedException();
         }

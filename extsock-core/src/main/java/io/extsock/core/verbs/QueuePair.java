@@ -184,28 +184,30 @@ public final class QueuePair {
     }
 
     /**
-     * Posts a Send of the given octets for the engine's own use (the socket's stream): no
-     * registered region, no application completion queue.
+     * Posts a Send for the engine's own use (the socket's stream): the header's remaining octets,
+     * then the payload's (if not null); no registered region, no application completion queue.
+     * The buffers are referenced, not copied, until the Send completes, and the engine moves their
+     * positions and limits meanwhile (so each is this Send's alone); with {@code transmitNow}
+     * false it waits for {@link #transmitPosted()}.
      */
-    public void postInternalSend(ByteBuffer[] payload, int count, long tag, WorkCompleter completer)
-            throws QueuePairClosedException {
-        postInternalSend(payload, count, tag, completer, true);
-    }
-
-    /** As above; with {@code transmitNow} false it waits for {@link #transmitPosted()}. */
-    public void postInternalSend(ByteBuffer[] payload, int count, long tag, WorkCompleter completer,
+    public void postInternalSend(ByteBuffer header, ByteBuffer payload, long tag, WorkCompleter completer,
                                  boolean transmitNow) throws QueuePairClosedException {
         SendWork work = newSendWork();
         work.opcode = WorkOpcode.SEND;
         work.tag = tag;
         work.completer = completer;
-        for (int i = 0; i < count; i++) {
-            work.addPiece(payload[i]);
+        work.addPiece(header);
+        if (payload != null) {
+            work.addPiece(payload);
         }
         postSend(work, transmitNow);
     }
 
-    /** Posts a receive buffer for the engine's own use (the socket's stream). */
+    /**
+     * Posts a receive buffer for the engine's own use (the socket's stream): from its position to
+     * its limit, which the engine moves while it places a Send into it (the buffer is this
+     * Receive's alone until it completes).
+     */
     public void postInternalReceive(ByteBuffer buffer, long tag, WorkCompleter completer)
             throws QueuePairClosedException {
         ReceiveWork work = newReceiveWork();

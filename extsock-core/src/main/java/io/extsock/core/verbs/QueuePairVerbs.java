@@ -198,7 +198,9 @@ public final class QueuePairVerbs implements IwarpConnection {
         work.solicited = request.isSolicited();
         work.invalidate = request.isInvalidate();
         work.invalidateStag = request.invalidateStag();
-        gather(work, request.sliceCount(), request::slice);
+        for (int i = 0; i < request.sliceCount() && gather(work, i, request.slice(i)); i++) {
+            // each slice checked and added
+        }
         queuePair.postSend(work, true);
     }
 
@@ -212,7 +214,9 @@ public final class QueuePairVerbs implements IwarpConnection {
         work.completer = completer;
         work.remoteStag = request.target().stag();
         work.remoteOffset = request.target().offset();
-        gather(work, request.sliceCount(), request::slice);
+        for (int i = 0; i < request.sliceCount() && gather(work, i, request.slice(i)); i++) {
+            // each slice checked and added
+        }
         if (!work.done && work.length > request.target().length()) {
             throw new IllegalArgumentException("an RDMA Write of " + work.length + " bytes does not fit its target "
                     + request.target());
@@ -269,18 +273,20 @@ public final class QueuePairVerbs implements IwarpConnection {
         queuePair.postReceive(work);
     }
 
-    /** Fills the payload views of a Send or Write; on a failed check, marks the entry failed. */
-    private void gather(SendWork work, int count, java.util.function.IntFunction<RegionSlice> slices) {
-        for (int i = 0; i < count; i++) {
-            RegionSlice slice = slices.apply(i);
-            String refused = localAccess.check(slice, null);
-            if (refused != null) {
-                work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "gather slice " + i + ": " + refused,
-                        CompletionCause.LOCAL_CHECK);
-                return;
-            }
-            work.addPiece((RegisteredRegion) slice.region(), slice.offset(), slice.length());
+    /**
+     * Adds gather slice {@code index} of a Send or Write to its entry; on a failed check, marks
+     * the entry failed and returns false. (Called slice by slice rather than given the request's
+     * slices as a function: a method reference bound to the request would be allocated per post.)
+     */
+    private boolean gather(SendWork work, int index, RegionSlice slice) {
+        String refused = localAccess.check(slice, null);
+        if (refused != null) {
+            work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "gather slice " + index + ": " + refused,
+                    CompletionCause.LOCAL_CHECK);
+            return false;
         }
+        work.addPiece((RegisteredRegion) slice.region(), slice.offset(), slice.length());
+        return true;
     }
 
     private void requireSendsAndReceivesAvailable() {

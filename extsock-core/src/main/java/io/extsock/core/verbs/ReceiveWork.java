@@ -35,14 +35,15 @@ final class ReceiveWork {
 
     /**
      * Where octets [from, from + length) of a piece go, as a view to place into: a region's
-     * reused placement window (receive side only), or a view of the plain buffer.
+     * reused placement window (receive side only), or the plain buffer itself, moved there (the
+     * receive side places one segment at a time).
      */
     ByteBuffer placement(int piece, int from, int length) {
         RegisteredRegion region = pieces.region(piece);
         if (region != null) {
             return region.placementWindow(pieces.offset(piece) + from, length);
         }
-        return pieces.bufferView(piece, from, from + length);
+        return pieces.bufferWindow(piece, from, from + length);
     }
 
     void clear() {

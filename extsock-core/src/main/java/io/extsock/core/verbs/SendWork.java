@@ -73,6 +73,11 @@ final class SendWork implements MessagePayload {
         if (region != null) {
             return lentViews.lend(region, pieces.offset(piece) + from, to - from);
         }
+        // Segments are framed in order: the view that ends the piece is the last one asked for,
+        // so it may be the buffer itself (the earlier ones, still in the gather, are their own).
+        if (to == pieces.length(piece)) {
+            return pieces.bufferWindow(piece, from, to);
+        }
         return pieces.bufferView(piece, from, to);
     }
 

@@ -105,8 +105,8 @@ final class TransmitSide {
         boolean closeNow = false;
         lentViews.returnAll();  // the write is out: its views go back to their regions
         synchronized (qp.lock) {
-            for (SendWork work : lastSegmentInGather) {
-                work.finish(CompletionStatus.SUCCESS, null, CompletionCause.NONE);
+            for (int i = 0; i < lastSegmentInGather.size(); i++) {  // indexed: no iterator per write
+                lastSegmentInGather.get(i).finish(CompletionStatus.SUCCESS, null, CompletionCause.NONE);
             }
             lastSegmentInGather.clear();
             qp.deliverSendCompletions();
@@ -129,8 +129,8 @@ final class TransmitSide {
         try {
             lentViews.returnAll();
             synchronized (qp.lock) {
-                for (SendWork work : lastSegmentInGather) {
-                    work.finish(CompletionStatus.FLUSHED, reason != null ? reason : qp.failure,
+                for (int i = 0; i < lastSegmentInGather.size(); i++) {
+                    lastSegmentInGather.get(i).finish(CompletionStatus.FLUSHED, reason != null ? reason : qp.failure,
                             qp.failureCause != null ? qp.failureCause : CompletionCause.CONNECTION_LOST);
                 }
                 lastSegmentInGather.clear();

@@ -27,6 +27,7 @@ final class WorkPieces {
     /** Adds the buffer's remaining octets. */
     void add(ByteBuffer buffer) {
         buffers[count] = buffer;
+        offsets[count] = buffer.position();
         lengths[count] = buffer.remaining();
         count++;
     }
@@ -44,15 +45,29 @@ final class WorkPieces {
         return regions[piece];
     }
 
-    /** Where the piece starts in its region. */
+    /** Where the piece starts in its region (or its plain buffer). */
     long offset(int piece) {
         return offsets[piece];
     }
 
-    /** Octets [from, to) of a plain-buffer piece, as a view of their own. */
+    /**
+     * Octets [from, to) of a plain-buffer piece, as a view of their own: for a gathering write,
+     * which may hold several views of one piece at once.
+     */
     ByteBuffer bufferView(int piece, int from, int to) {
+        int start = (int) offsets[piece];
+        return buffers[piece].duplicate().limit(start + to).position(start + from);
+    }
+
+    /**
+     * Octets [from, to) of a plain-buffer piece, through the buffer itself, its position and
+     * limit moved there: for one view of the piece at a time, without allocating one. The engine
+     * may do so with the buffers of its own stream: they are the queued request's alone.
+     */
+    ByteBuffer bufferWindow(int piece, int from, int to) {
+        int start = (int) offsets[piece];
         ByteBuffer buffer = buffers[piece];
-        return buffer.duplicate().limit(buffer.position() + to).position(buffer.position() + from);
+        return buffer.limit(start + to).position(start + from);
     }
 
     /** Forgets every piece (and drops the references, so that pooled entries hold no memory). */

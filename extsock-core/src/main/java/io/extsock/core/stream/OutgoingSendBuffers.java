@@ -1,0 +1,90 @@
+package io.extsock.core.stream;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * The buffers each stream Send goes out from, reused so that a Send allocates nothing: a slot
+ * for each Send that can be outstanding at once, each a header and (for DATA) a view of the
+ * writer's array. DATA Sends take the first {@link StreamOutput#MAX_DATA_SENDS_IN_FLIGHT}
+ * slots in turn; the CREDIT Send has the next slot, the FIN the last.
+ *
+ * <p>Why a slot is free when it is taken: a CREDIT is posted only once the one before it
+ * completed, and there is one FIN. DATA Sends are posted by one writer at a time, in the order
+ * they take their slots; at most {@code MAX_DATA_SENDS_IN_FLIGHT} are outstanding, counting the
+ * one taking its slot, and the queue pair completes Sends in the order they were posted. So
+ * when DATA Send {@code n} takes its slot, DATA Send {@code n - MAX_DATA_SENDS_IN_FLIGHT} has
+ * completed. A Send that completed successfully was handed to TCP whole: the gathering write no
+ * longer references its buffers. One that completed otherwise may still be on the wire (a
+ * message being finished so that a Terminate can follow it): once a Send failed, the caller
+ * stops reusing slots and gives each Send buffers of its own ({@link #detachedHeader}).
+ *
+ * <p>A slot's view of the writer's array is kept for the next write of the same array (the
+ * usual case: one buffer written again and again); the views go when {@link #forget()} is
+ * called. Guarded by the {@link StreamOutput}'s monitor.
+ */
+final class OutgoingSendBuffers {
+
+    private static final int DATA_SLOTS = StreamOutput.MAX_DATA_SENDS_IN_FLIGHT;
+    private static final int CREDIT_SLOT = DATA_SLOTS;
+    private static final int FIN_SLOT = DATA_SLOTS + 1;
+    private static final int SLOTS = DATA_SLOTS + 2;
+
+    private final ByteBuffer[] headers = new ByteBuffer[SLOTS];
+    private final ByteBuffer[] payloads = new ByteBuffer[DATA_SLOTS];
+    private long dataSendsTaken;
+
+    OutgoingSendBuffers() {
+        for (int i = 0; i < SLOTS; i++) {
+            headers[i] = ByteBuffer.allocate(StreamHeader.LENGTH);
+        }
+    }
+
+    /** The slot of the next Send of this type. */
+    int take(int type) {
+        switch (type) {
+            case StreamHeader.DATA:
+                return (int) (dataSendsTaken++ % DATA_SLOTS);
+            case StreamHeader.CREDIT:
+                return CREDIT_SLOT;
+            case StreamHeader.FIN:
+                return FIN_SLOT;
+            default:
+                throw new IllegalArgumentException("not a stream message type: " + type);
+        }
+    }
+
+    /** The slot's header, filled in, ready to be written. */
+    ByteBuffer header(int slot, int type, int flags, int creditsReturned) {
+        ByteBuffer header = headers[slot].clear();
+        StreamHeader.put(header, type, flags, creditsReturned);
+        return header.flip();
+    }
+
+    /** Octets {@code [off, off + len)} of {@code b}, through the DATA slot's view of that array. */
+    ByteBuffer payload(int slot, byte[] b, int off, int len) {
+        ByteBuffer view = payloads[slot];
+        if (view == null || view.array() != b) {
+            view = ByteBuffer.wrap(b);
+            payloads[slot] = view;
+        }
+        return view.clear().position(off).limit(off + len);
+    }
+
+    /** A header and payload view of their own, for a Send after one failed (see above). */
+    static ByteBuffer detachedHeader(int type, int flags, int creditsReturned) {
+        ByteBuffer header = ByteBuffer.allocate(StreamHeader.LENGTH);
+        StreamHeader.put(header, type, flags, creditsReturned);
+        return header.flip();
+    }
+
+    /** As {@link #detachedHeader}, for the payload. */
+    static ByteBuffer detachedPayload(byte[] b, int off, int len) {
+        return ByteBuffer.wrap(b, off, len);
+    }
+
+    /** Drops the views of the writer's arrays, so that a closed socket holds none of them. */
+    void forget() {
+        Arrays.fill(payloads, null);
+    }
+}
