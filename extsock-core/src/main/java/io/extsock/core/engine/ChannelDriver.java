@@ -124,6 +124,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     /** The connection ended because the peer reset it (ECONNRESET): TCP's own end, not ours. */
     private volatile boolean endedByReset;
     private volatile EndListener endListener = (peerClosed, reset, reason) -> { };
+    /** In the progress thread's hand-back list; only the progress thread reads or writes it. */
+    boolean watchedForHandback;
 
     /** Hears how the connection ended, before its outstanding work is flushed. */
     interface EndListener {
@@ -548,13 +550,21 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      */
     private void stopEngineReads() {
         engineReads = false;
-        progress.execute(() -> {
-            // Not if a hand-back came first (the flag is ours again), nor without a waiter left:
-            // then the interest stays on, and the hand-back settles the flag.
-            if (!engineReads && waiters.get() > 0 && key != null && key.isValid()) {
-                key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
-            }
-        });
+        progress.execute(stopWatchingInput);
+    }
+
+    /** {@link #stopWatchingInput()} as a task, made once: a task per call would be garbage on a hot path. */
+    private final Runnable stopWatchingInput = this::stopWatchingInput;
+
+    /**
+     * Progress thread: the other half of {@link #stopEngineReads}. Not if a hand-back came first
+     * (the flag is ours again), nor without a waiter left: then the interest stays on, and the
+     * hand-back settles the flag.
+     */
+    private void stopWatchingInput() {
+        if (!engineReads && waiters.get() > 0 && key != null && key.isValid()) {
+            key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
+        }
         progress.watchHandback(this);
     }
 

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 
 /**
  * One of the engine's few threads: a Selector loop that makes its connections progress when
@@ -25,9 +24,12 @@ final class ProgressThread implements Runnable {
     private final Selector selector;
     private final Thread thread;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
-    /** Connections whose reading applications do for now: checked for hand-back on each tick. */
-    private final java.util.Set<ChannelDriver> handingBack = java.util.Collections.newSetFromMap(
-            new java.util.IdentityHashMap<>());
+    /**
+     * Connections whose reading applications do for now: checked for hand-back on each tick. A
+     * list walked by index (a set's iterator would be garbage on every tick); each connection
+     * is in it at most once, by its {@link ChannelDriver#watchedForHandback} flag.
+     */
+    private final ArrayList<ChannelDriver> handingBack = new ArrayList<>();
 
     /**
      * The keys a select found ready, served after the queued tasks (which may change what the
@@ -36,7 +38,6 @@ final class ProgressThread implements Runnable {
      */
     private final ArrayList<SelectionKey> ready = new ArrayList<>();
     private final Consumer<SelectionKey> collectReady = ready::add;
-    private final Predicate<ChannelDriver> stillHandingBack = connection -> !connection.handbackIfIdle();
 
     /** Delayed tasks by deadline; only this thread touches it. */
     private final PriorityQueue<Timed> timers = new PriorityQueue<>();
@@ -72,9 +73,28 @@ final class ProgressThread implements Runnable {
         execute(() -> timers.add(new Timed(deadline, task)));
     }
 
-    /** Watch the connection until its reading comes back to this thread (called from any thread). */
+    /** This thread: watch the connection until its reading comes back here. */
     void watchHandback(ChannelDriver connection) {
-        execute(() -> handingBack.add(connection));
+        if (!connection.watchedForHandback) {
+            connection.watchedForHandback = true;
+            handingBack.add(connection);
+        }
+    }
+
+    /** Ticks the connections handing back: keeps, in order, those that still need the tick. */
+    private void tickHandbacks() {
+        int kept = 0;
+        for (int i = 0; i < handingBack.size(); i++) {
+            ChannelDriver connection = handingBack.get(i);
+            if (connection.handbackIfIdle()) {
+                handingBack.set(kept++, connection);
+            } else {
+                connection.watchedForHandback = false;
+            }
+        }
+        for (int i = handingBack.size() - 1; i >= kept; i--) {
+            handingBack.remove(i);
+        }
     }
 
     /** Whether the caller is this progress thread. */
@@ -102,7 +122,7 @@ final class ProgressThread implements Runnable {
                 }
                 runTasks();
                 runDueTimers();
-                handingBack.removeIf(stillHandingBack);
+                tickHandbacks();
                 for (int i = 0; i < ready.size(); i++) {
                     serve(ready.get(i));
                 }
