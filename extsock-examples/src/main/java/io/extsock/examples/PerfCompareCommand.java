@@ -35,6 +35,11 @@ final class PerfCompareCommand implements Callable<Integer> {
             description = "Rounds; each runs every contender once. A 95% interval needs at least 6 (default: ${DEFAULT-VALUE}).")
     int rounds;
 
+    @Option(names = "--warm-up-rounds", paramLabel = "N", defaultValue = "1",
+            description = "Rounds of the latency and bandwidth rows run first and not counted, so that the JIT "
+                    + "compiler's work falls outside the measured rounds (default: ${DEFAULT-VALUE}).")
+    int warmUpRounds;
+
     @Option(names = {"-n", "--iters"}, paramLabel = "N", defaultValue = "2000",
             description = "Iterations of each latency and bandwidth run (default: ${DEFAULT-VALUE}).")
     long iterations;
@@ -124,6 +129,9 @@ final class PerfCompareCommand implements Callable<Integer> {
         if (rounds < 1 || iterations < 1) {
             throw new ParameterException(spec.commandLine(), "--rounds and --iters must be at least 1");
         }
+        if (warmUpRounds < 0) {
+            throw new ParameterException(spec.commandLine(), "--warm-up-rounds must not be negative: " + warmUpRounds);
+        }
         if (latencySize < 2 || latencySize > PerfServer.MAX_SIZE) {
             throw new ParameterException(spec.commandLine(), "--lat-size must be from 2 B to 64 MiB");
         }
@@ -142,7 +150,8 @@ final class PerfCompareCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (!json) {
             out.println("extsock perf compare: loopback, client and server in this process, " + rounds + " rounds of "
-                    + iterations + " iterations, median ratio with its 95% interval");
+                    + iterations + " iterations (after " + warmUpRounds + " not counted), median ratio with its 95%"
+                    + " interval");
             out.flush();
         }
         // Plain runs meet a plain java.net.ServerSocket: java.net.Socket on both ends, as a
@@ -158,6 +167,7 @@ final class PerfCompareCommand implements Callable<Integer> {
             manyRows.forEach(r -> all.add(r.row()));
             List<FileRow> fileRows = files != null ? fileRows(files) : List.of();
             fileRows.forEach(r -> all.add(r.row()));
+            Rounds.warmUp(perfRows.stream().map(PerfRow::row).toList(), warmUpRounds);
             Rounds.run(all, rounds);
             printPerf(out, perfRows);
             if (many) {
@@ -390,6 +400,11 @@ final class PerfCompareCommand implements Callable<Integer> {
             results.add(measure.call());
         }
 
+        /** Drops what was measured so far (the warm-up's results). */
+        void forget() {
+            results.clear();
+        }
+
         Ratio ratio() {
             double[] ratios = new double[results.size()];
             for (int r = 0; r < ratios.length; r++) {
@@ -403,6 +418,16 @@ final class PerfCompareCommand implements Callable<Integer> {
     /** The rounds: every row once a round, in alternating order (ABC CBA), so drift hits all alike. */
     static final class Rounds {
         private Rounds() {
+        }
+
+        /**
+         * Runs the rows as {@link #run} does, {@code rounds} times, and forgets their results:
+         * the first runs of a JVM measure the JIT compiler as much as the code (short bandwidth
+         * runs spent 20-33% of their CPU in the C2 compiler's threads).
+         */
+        static void warmUp(List<? extends Row<?>> rows, int rounds) throws Exception {
+            run(rows, rounds);
+            rows.forEach(Row::forget);
         }
 
         static void run(List<? extends Row<?>> rows, int rounds) throws Exception {
