@@ -41,8 +41,13 @@ final class PerfCompareCommand implements Callable<Integer> {
     int warmUpRounds;
 
     @Option(names = {"-n", "--iters"}, paramLabel = "N", defaultValue = "2000",
-            description = "Iterations of each latency and bandwidth run (default: ${DEFAULT-VALUE}).")
+            description = "Iterations of each latency run, and the fewest of a bandwidth run (default: ${DEFAULT-VALUE}).")
     long iterations;
+
+    @Option(names = "--bw-bytes", paramLabel = "BYTES", defaultValue = "1G", converter = SizeConverter.class,
+            description = "Bytes each bandwidth run moves at least, in as many more iterations as that takes: rounds "
+                    + "of a few milliseconds measure thread placement, not throughput (default: ${DEFAULT-VALUE}).")
+    long bandwidthBytes;
 
     @Option(names = "--lat-size", paramLabel = "BYTES", defaultValue = "64", converter = SizeConverter.class,
             description = "Message size of the latency runs (default: ${DEFAULT-VALUE}).")
@@ -76,6 +81,9 @@ final class PerfCompareCommand implements Callable<Integer> {
                     + "the temporary directory, which must have room for two copies) by RDMA Write and RDMA Read, "
                     + "against plain TCP's transferTo (sendfile) (default: off).")
     long fileSize;
+
+    /** Iterations --bw-bytes may ask of a bandwidth run, at most (each keeps a timestamp: 8 MB). */
+    static final long MAX_BANDWIDTH_ITERATIONS = 1 << 20;
 
     /** The many-connections rows' request and response size. */
     static final int MANY_SIZE = 64;
@@ -129,6 +137,9 @@ final class PerfCompareCommand implements Callable<Integer> {
         if (rounds < 1 || iterations < 1) {
             throw new ParameterException(spec.commandLine(), "--rounds and --iters must be at least 1");
         }
+        if (bandwidthBytes < 0) {
+            throw new ParameterException(spec.commandLine(), "--bw-bytes must not be negative: " + bandwidthBytes);
+        }
         if (warmUpRounds < 0) {
             throw new ParameterException(spec.commandLine(), "--warm-up-rounds must not be negative: " + warmUpRounds);
         }
@@ -150,8 +161,8 @@ final class PerfCompareCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         if (!json) {
             out.println("extsock perf compare: loopback, client and server in this process, " + rounds + " rounds of "
-                    + iterations + " iterations (after " + warmUpRounds + " not counted), median ratio with its 95%"
-                    + " interval");
+                    + iterations + " iterations (bandwidth: at least " + Units.bytes(bandwidthBytes) + "; after "
+                    + warmUpRounds + " not counted), median ratio with its 95% interval");
             out.flush();
         }
         // Plain runs meet a plain java.net.ServerSocket: java.net.Socket on both ends, as a
@@ -212,7 +223,9 @@ final class PerfCompareCommand implements Callable<Integer> {
                 .filter(r -> r.contender().test() == baselineTest && r.contender().mode() == PerfMode.plain
                         && r.run().size() == size)
                 .map(PerfRow::row).findFirst().orElse(null);
-        PerfParameters run = new PerfParameters(test, contender.mode(), (int) size, iterations, 0, true, false);
+        long runIterations = test.latency() ? iterations
+                : Math.max(iterations, Math.min(MAX_BANDWIDTH_ITERATIONS, (bandwidthBytes + size - 1) / size));
+        PerfParameters run = new PerfParameters(test, contender.mode(), (int) size, runIterations, 0, true, false);
         Endpoint server = contender.mode() == PerfMode.plain ? plain : extended;
         ToDoubleFunction<PerfResult> figure = test.latency() ? r -> r.latency().p50() : PerfResult::bwAverageMBps;
         return new PerfRow(contender, run, new Row<>(() -> PerfClient.run(server, run), figure, baseline,
@@ -231,9 +244,10 @@ final class PerfCompareCommand implements Callable<Integer> {
             Ratio ratio = row.ratio();
             if (json) {
                 out.println(Units.format("{\"test\":\"%s\",\"mode\":\"%s\",\"socket\":\"%s\",\"bytes\":%d,"
-                                + "\"bw_MBps\":%.2f,\"lat_us_p50\":%.2f,\"lat_us_p99\":%.2f,%s,"
+                                + "\"iterations\":%d,\"bw_MBps\":%.2f,\"lat_us_p50\":%.2f,\"lat_us_p99\":%.2f,%s,"
                                 + "\"compared_with\":\"%s\",\"rounds\":%d}", contender.test(), contender.mode(),
-                        contender.socket(), perfRow.run().size(), bandwidth, p50, p99, ratio.json(), row.comparedWith, rounds));
+                        contender.socket(), perfRow.run().size(), perfRow.run().iterations(), bandwidth, p50, p99,
+                        ratio.json(), row.comparedWith, rounds));
             } else {
                 table.add(contender.test().toString(), contender.socket(), String.valueOf(perfRow.run().size()),
                         Units.format("%.2f", p50), Units.format("%.2f", p99), Units.format("%.2f", bandwidth),

@@ -123,10 +123,16 @@ class PerfIT {
 
     @Test
     void compareRunsTheThreeSocketsSideBySide() throws Exception {
-        Cli json = Cli.run("perf", "compare", "--rounds", "1", "--iters", "200", "--no-many", "--json");
+        // 20 MiB in 64 KiB messages: 320 iterations, more than --iters asks of the latency rows.
+        Cli json = Cli.run("perf", "compare", "--bw-bytes", "20M", "--rounds", "1", "--iters", "200", "--no-many",
+                "--json");
         assertEquals(0, json.waitFor(), json.transcript());
         List<String> lines = json.out().lines().toList();
         assertEquals(13, lines.size(), "7 latency rows (tcp_rr too), 6 bandwidth rows\n" + json.transcript());
+        for (String line : lines) {
+            String iterations = line.contains("\"bytes\":65536,") ? "320" : "200";
+            assertTrue(line.contains("\"iterations\":" + iterations + ","), line);
+        }
         for (String test : List.of("tcp_lat", "tcp_bw")) {
             for (String mode : List.of("plain", "passthrough", "iwarp")) {
                 String line = jsonLine(json, test, mode);
@@ -142,7 +148,7 @@ class PerfIT {
         assertTrue(jsonLine(json, "write_lat", "iwarp").contains("\"compared_with\":\"plain tcp_lat 64 B (half round trip)\""),
                 json.transcript());
         assertTrue(jsonLine(json, "tcp_rr", "plain").contains("\"ratio_to_plain\":1.000"), json.transcript());
-        Cli table = Cli.run("perf", "compare", "--rounds", "2", "--iters", "100", "--no-many");
+        Cli table = Cli.run("perf", "compare", "--bw-bytes", "1M", "--rounds", "2", "--iters", "100", "--no-many");
         assertEquals(0, table.waitFor(), table.transcript());
         for (String socket : List.of("java.net.Socket", "ExtendedSocket (passthrough)", "ExtendedSocket (IWARP_MODE)",
                 "IWARP_MODE, RDMA Write", "ratio [95% CI]", "compared with", "1.00 [n<6]")) {
@@ -153,8 +159,8 @@ class PerfIT {
     /** Six rounds give a 95% interval around every median; each bandwidth size is its own baseline's. */
     @Test
     void compareGivesIntervalsFromSixRoundsAndRunsEveryBandwidthSize() throws Exception {
-        Cli json = Cli.run("perf", "compare", "--rounds", "6", "--iters", "50", "--bw-sizes", "4K,64K", "--no-many",
-                "--json");
+        Cli json = Cli.run("perf", "compare", "--bw-bytes", "1M", "--rounds", "6", "--iters", "50", "--bw-sizes",
+                "4K,64K", "--no-many", "--json");
         assertEquals(0, json.waitFor(), json.transcript());
         List<String> lines = json.out().lines().toList();
         assertEquals(7 + 2 * 6, lines.size(), json.transcript());
@@ -179,7 +185,7 @@ class PerfIT {
      */
     @Test
     void compareRunsManyConnections() throws Exception {
-        Cli json = Cli.run("perf", "compare", "--rounds", "1", "--iters", "50", "--conns", "20",
+        Cli json = Cli.run("perf", "compare", "--bw-bytes", "1M", "--rounds", "1", "--iters", "50", "--conns", "20",
                 "--conn-round-trips", "5", "--json");
         assertEquals(0, json.waitFor(), json.transcript());
         List<String> many = json.out().lines().filter(l -> l.startsWith("{\"test\":\"many_rr\"")).toList();
@@ -219,7 +225,7 @@ class PerfIT {
     @Test
     void compareRunsTheFileRowsAndDeletesItsFile(@TempDir Path temporary) throws Exception {
         Cli json = Cli.java(List.of("-Djava.io.tmpdir=" + temporary, "-cp", System.getProperty("java.class.path"),
-                Main.class.getName(), "perf", "compare", "--rounds", "1", "--iters", "50", "--no-many",
+                Main.class.getName(), "perf", "compare", "--bw-bytes", "1M", "--rounds", "1", "--iters", "50", "--no-many",
                 "--file-size", "8M", "--json"));
         assertEquals(0, json.waitFor(), json.transcript());
         List<String> files = json.out().lines().filter(l -> l.startsWith("{\"test\":\"file_get\"")).toList();
