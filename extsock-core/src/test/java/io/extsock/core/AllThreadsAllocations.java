@@ -1,9 +1,6 @@
 package io.extsock.core;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 
 /**
@@ -24,17 +21,10 @@ public final class AllThreadsAllocations {
 
     /** The counter; a test on a JVM that does not count allocations per thread is skipped. */
     public static AllThreadsAllocations counter() throws ReflectiveOperationException {
-        Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
-                .invoke(null);
-        Class<?> counting = Class.forName("com.sun.management.ThreadMXBean");
-        assumeTrue(counting.isInstance(threads) && (boolean) counting.getMethod("isThreadAllocatedMemorySupported")
-                .invoke(threads), "this JVM does not count allocations per thread");
-        counting.getMethod("setThreadAllocatedMemoryEnabled", boolean.class).invoke(threads, true);
-        MethodHandles.Lookup lookup = MethodHandles.publicLookup();
         return new AllThreadsAllocations(
-                lookup.findVirtual(counting, "getAllThreadIds", MethodType.methodType(long[].class)).bindTo(threads),
-                lookup.findVirtual(counting, "getThreadAllocatedBytes", MethodType.methodType(long[].class,
-                        long[].class)).bindTo(threads));
+                ThreadAllocations.countingMethod("getAllThreadIds", MethodType.methodType(long[].class)),
+                ThreadAllocations.countingMethod("getThreadAllocatedBytes",
+                        MethodType.methodType(long[].class, long[].class)));
     }
 
     /** The threads alive now: count these, before and after, with {@link #of}. */

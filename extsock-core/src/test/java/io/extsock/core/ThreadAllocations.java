@@ -28,15 +28,22 @@ public final class ThreadAllocations {
 
     /** The counter; a test on a JVM that does not count allocations per thread is skipped. */
     public static ThreadAllocations counter() throws ReflectiveOperationException {
+        return new ThreadAllocations(
+                countingMethod("getCurrentThreadAllocatedBytes", MethodType.methodType(long.class)));
+    }
+
+    /**
+     * A method of the JVM's {@code com.sun.management.ThreadMXBean}, bound to it, with counting
+     * per thread turned on; a test on a JVM that does not count allocations per thread is skipped.
+     */
+    static MethodHandle countingMethod(String name, MethodType type) throws ReflectiveOperationException {
         Object threads = Class.forName("java.lang.management.ManagementFactory").getMethod("getThreadMXBean")
                 .invoke(null);
         Class<?> counting = Class.forName("com.sun.management.ThreadMXBean");
         assumeTrue(counting.isInstance(threads) && (boolean) counting.getMethod("isThreadAllocatedMemorySupported")
                 .invoke(threads), "this JVM does not count allocations per thread");
         counting.getMethod("setThreadAllocatedMemoryEnabled", boolean.class).invoke(threads, true);
-        return new ThreadAllocations(MethodHandles.publicLookup()
-                .findVirtual(counting, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class))
-                .bindTo(threads));
+        return MethodHandles.publicLookup().findVirtual(counting, name, type).bindTo(threads);
     }
 
     /** Bytes this thread allocated so far. */

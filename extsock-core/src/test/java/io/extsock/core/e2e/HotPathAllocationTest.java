@@ -180,15 +180,9 @@ class HotPathAllocationTest {
         assertTrue(least <= limit * OPERATIONS, report + "; at most " + limit + " wanted (the goal: " + GOAL + ")");
     }
 
+    /** Whether the whole array was read (false: the stream ended first). */
     private static boolean readFully(InputStream in, byte[] into) throws IOException {
-        for (int at = 0; at < into.length; ) {
-            int n = in.read(into, at, into.length - at);
-            if (n < 0) {
-                return false;
-            }
-            at += n;
-        }
-        return true;
+        return in.readNBytes(into, 0, into.length) == into.length;
     }
 
     /** The peer's end, answering until the client closes (which ends it with an exception). */
