@@ -198,8 +198,10 @@ public final class QueuePairVerbs implements IwarpConnection {
         work.solicited = request.isSolicited();
         work.invalidate = request.isInvalidate();
         work.invalidateStag = request.invalidateStag();
-        for (int i = 0; i < request.sliceCount() && gather(work, i, request.slice(i)); i++) {
-            // each slice checked and added
+        for (int i = 0; i < request.sliceCount(); i++) {
+            if (!gather(work, i, request.slice(i))) {
+                break;
+            }
         }
         queuePair.postSend(work, true);
     }
@@ -214,8 +216,10 @@ public final class QueuePairVerbs implements IwarpConnection {
         work.completer = completer;
         work.remoteStag = request.target().stag();
         work.remoteOffset = request.target().offset();
-        for (int i = 0; i < request.sliceCount() && gather(work, i, request.slice(i)); i++) {
-            // each slice checked and added
+        for (int i = 0; i < request.sliceCount(); i++) {
+            if (!gather(work, i, request.slice(i))) {
+                break;
+            }
         }
         if (!work.done && work.length > request.target().length()) {
             throw new IllegalArgumentException("an RDMA Write of " + work.length + " bytes does not fit its target "
