@@ -116,11 +116,10 @@ final class StreamOutput implements WorkCompleter {
                     return;
                 }
             }
-            // Whether the peer's window held this write up: its application then had our bytes
-            // unread, and a peer ending now ends with them unread (see peerEndedUnderWrite).
-            // So does a peer ending after part of this write went out: the rest cannot follow.
-            boolean heldUp = false;
-            int start = off;
+            // Whether a peer ending now leaves bytes of this write unread (see peerEndedUnderWrite):
+            // once the peer's window held it up (its application then had our bytes unread), or
+            // once part of it went out (the rest cannot follow).
+            boolean leftUnreadIfPeerEnds = false;
             while (len > 0) {
                 int chunk;
                 boolean more;
@@ -133,14 +132,14 @@ final class StreamOutput implements WorkCompleter {
                     queuePair.transmitPosted();  // what is posted goes out while we wait for credits
                     awaitInterruptibleOnVirtual(canSendData);
                     flags = StreamHeader.WAITED;  // the peer's window held us up: it may widen it
-                    heldUp = true;
+                    leftUnreadIfPeerEnds = true;
                 }
                 if (!dataSendSlotFree()) {
                     queuePair.transmitPosted();  // what is posted goes out: TCP's taking it frees slots
                     awaitInterruptibleOnVirtual(dataSendSlotFree);
                 }
                 synchronized (this) {
-                    if (peerEnded(heldUp || off > start)) {
+                    if (peerEnded(leftUnreadIfPeerEnds)) {
                         return;
                     }
                     credits--;
@@ -155,7 +154,7 @@ final class StreamOutput implements WorkCompleter {
                     synchronized (this) {
                         // The peer ended the connection between the check above and the post:
                         // answer as that check would have (its flags are set before the end).
-                        if ((peerClosed || peerReset) && peerEnded(heldUp || off > start)) {
+                        if ((peerClosed || peerReset) && peerEnded(leftUnreadIfPeerEnds)) {
                             return;
                         }
                     }
@@ -163,6 +162,7 @@ final class StreamOutput implements WorkCompleter {
                 }
                 off += chunk;
                 len -= chunk;
+                leftUnreadIfPeerEnds = true;
             }
             // The array must not be used after we return: wait until TCP has every byte. Like a
             // TCP write, this one succeeded once its bytes went out, even if the connection ended
@@ -176,7 +176,7 @@ final class StreamOutput implements WorkCompleter {
                     if (peerReset || peerClosed) {
                         // TCP took the bytes; the peer's end then decides, as for the first
                         // write after it: accepted after an orderly close, reset otherwise.
-                        peerEnded(heldUp || off > start);
+                        peerEnded(leftUnreadIfPeerEnds);
                         return;
                     }
                     throw new SocketException(dataFailure);
