@@ -154,24 +154,13 @@ class HostileGrowthBudgetTest {
                 hostile.post(new SendRequest().gather(region.slice(0, 4 + FULL)));
             }
             for (int i = 0; i < buffers - 1; i++) {
-                readFully(ours, sink, FULL);
+                pair.readFromResponder(sink, FULL);
             }
             hostile.post(new SendRequest().gather(dotRegion.slice(0, 5)));
-            readFully(ours, sink, 1);
+            pair.readFromResponder(sink, 1);
             assertEquals('.', sink[0]);
             assertTrue(ours.receiveWindowBuffers() <= IwarpStream.MAX_RECEIVE_BUFFERS);
             hostile.completions().poll(completion -> { }, Integer.MAX_VALUE);  // not what is tested
-        }
-    }
-
-    private static void readFully(IwarpStream in, byte[] into, int length) throws IOException {
-        int got = 0;
-        while (got < length) {
-            int n = in.read(into, got, length - got, 30_000);
-            if (n < 0) {
-                throw new IOException("end of stream after " + got + " of " + length);
-            }
-            got += n;
         }
     }
 

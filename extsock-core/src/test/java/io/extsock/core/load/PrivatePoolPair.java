@@ -52,6 +52,19 @@ record PrivatePoolPair(IwarpSession initiator, IwarpSession responder, SocketCha
         return (IwarpStream) responder.stream();
     }
 
+    /** Reads {@code length} octets of the responder's stream into {@code into}, each read waiting 30 s at most. */
+    void readFromResponder(byte[] into, int length) throws IOException {
+        IwarpStream in = responderStream();
+        int got = 0;
+        while (got < length) {
+            int n = in.read(into, got, length - got, 30_000);
+            if (n < 0) {
+                throw new IOException("end of stream after " + got + " of " + length);
+            }
+            got += n;
+        }
+    }
+
     @Override
     public void close() throws IOException {
         initiator.stream().close();
