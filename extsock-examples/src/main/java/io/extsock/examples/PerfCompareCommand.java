@@ -25,14 +25,14 @@ import picocli.CommandLine.Spec;
  * per-round ratios, with a distribution-free 95% interval for that median ({@link MedianInterval}).
  */
 @Command(name = "compare", description = "Runs plain java.net.Socket, passthrough ExtendedSocket and IWARP_MODE side by side on "
-                + "loopback and prints each one's ratio to plain TCP: the median of the rounds' ratios and its 95% interval.")
+                + "loopback and prints each one's ratio to plain TCP: the median of the rounds' ratios and its 95%% interval.")
 final class PerfCompareCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
 
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "6",
-            description = "Rounds; each runs every contender once. A 95% interval needs at least 6 (default: ${DEFAULT-VALUE}).")
+            description = "Rounds; each runs every contender once. A 95%% interval needs at least 6 (default: ${DEFAULT-VALUE}).")
     int rounds;
 
     @Option(names = "--warm-up-rounds", paramLabel = "N", defaultValue = "1",
