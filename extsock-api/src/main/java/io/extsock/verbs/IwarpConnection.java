@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The extended side of an {@link io.extsock.ExtendedSocket} in IWARP_MODE: registered
@@ -70,6 +72,31 @@ public interface IwarpConnection {
      *         completed exceptionally with what {@link #post} would have thrown
      */
     CompletableFuture<WorkCompletion> submit(WorkRequest request);
+
+    /**
+     * Waits until {@code condition} holds, receiving this connection's inbound traffic on the
+     * calling thread meanwhile. This is how to wait for what the peer places in registered
+     * memory by RDMA Write, which no completion reports on this side: a thread that polls the
+     * memory itself waits for the engine's thread to wake and place each Write, a hand-off
+     * between threads that this call saves: here the waiting thread places the Write itself,
+     * as a stream read receives its own bytes.
+     *
+     * <p>The condition runs on the calling thread, before the wait, after each batch of
+     * inbound traffic and whenever another thread's progress may have changed its answer: keep
+     * it cheap and free of side effects, and make it once rather than per call where the call
+     * is frequent (a capturing lambda is an allocation). Whatever the engine placed before the
+     * condition last ran is visible to it.
+     *
+     * @param condition what to wait for, typically a look at a registered buffer
+     * @param timeout   how long to wait at most
+     * @param unit      the unit of {@code timeout}
+     * @return true once the condition holds; false if the timeout elapsed first
+     * @throws InterruptedException if the thread is interrupted while it waits
+     * @throws java.net.SocketException if the connection ended before the condition held
+     *         (the message says how it ended)
+     * @throws IOException if the wait fails otherwise
+     */
+    boolean await(BooleanSupplier condition, long timeout, TimeUnit unit) throws IOException, InterruptedException;
 
     /**
      * The completion queue of this connection.

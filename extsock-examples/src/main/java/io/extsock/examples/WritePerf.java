@@ -8,16 +8,18 @@ import io.extsock.verbs.RemoteBuffer;
 import io.extsock.verbs.WriteRequest;
 import java.io.EOFException;
 import java.io.IOException;
-import java.lang.invoke.VarHandle;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
- * write_lat and write_bw. write_lat is perftest's ping-pong of RDMA Writes: each side polls the
- * last byte of its own buffer until the peer's Write changes it, then writes back; no Send is
- * involved. write_bw keeps Writes in flight to one remote buffer. Descriptors and the final
+ * write_lat and write_bw. write_lat is perftest's ping-pong of RDMA Writes: each side waits
+ * until the peer's Write changes the last byte of its own buffer, then writes back; no Send is
+ * involved. Where perftest polls the memory, we wait with {@link IwarpConnection#await}, which
+ * places the Write on the waiting thread. write_bw keeps Writes in flight to one remote buffer. Descriptors and the final
  * "done" go over the socket's stream.
  */
 final class WritePerf implements PerfRunner {
@@ -58,13 +60,14 @@ final class WritePerf implements PerfRunner {
             WriteRequest write = new WriteRequest().gather(outbox.slice(0, size)).target(peer);
             ByteBuffer in = inbox.buffer();
             ByteBuffer out = outbox.buffer();
+            LastByteArrives arrived = new LastByteArrives(in, size - 1);
             if (client) {
                 Samples roundTrips = new PerfClock(run).measure((i, last) -> {
                     byte sequence = sequence(i);
                     out.put(0, (byte) (last ? 1 : 0)).put(size - 1, sequence);
                     long start = System.nanoTime();
                     verbs.post(write);
-                    await(in, size - 1, sequence);
+                    arrived.await(verbs, sequence);
                     long roundTrip = System.nanoTime() - start;
                     reapWrites(verbs);
                     return roundTrip;
@@ -74,7 +77,7 @@ final class WritePerf implements PerfRunner {
             int unreaped = 0;
             for (long i = 0; ; i++) {
                 byte sequence = sequence(i);
-                await(in, size - 1, sequence);
+                arrived.await(verbs, sequence);
                 boolean last = in.get(0) == 1;
                 out.put(0, in.get(0)).put(size - 1, sequence);
                 verbs.post(write);
@@ -101,28 +104,30 @@ final class WritePerf implements PerfRunner {
     }
 
     /**
-     * Polls {@code buffer[index]} until the peer's Write sets it. Spins, yielding now and then:
-     * on two cores the engine thread that places the data needs the CPU too.
+     * Waits until the peer's Write sets {@code buffer[index]} to {@code expected}. The wait
+     * receives on this thread ({@link IwarpConnection#await}): the Write is placed here, with no
+     * hand-off from the engine's thread. The condition is made once per run, not per wait.
      */
-    private static void await(ByteBuffer buffer, int index, byte expected) throws SocketException {
-        long spins = 0;
-        long since = 0;
-        while (true) {
-            VarHandle.acquireFence();  // read the buffer afresh on every pass
-            if (buffer.get(index) == expected) {
-                return;
+    private static final class LastByteArrives implements BooleanSupplier {
+        private final ByteBuffer buffer;
+        private final int index;
+        private byte expected;
+
+        LastByteArrives(ByteBuffer buffer, int index) {
+            this.buffer = buffer;
+            this.index = index;
+        }
+
+        void await(IwarpConnection verbs, byte sequence) throws IOException, InterruptedException {
+            expected = sequence;
+            if (!verbs.await(this, STALL_NANOS, TimeUnit.NANOSECONDS)) {
+                throw new SocketException("no RDMA Write arrived in 30 s: the peer stopped responding");
             }
-            if (++spins % 256 == 0) {
-                Thread.yield();
-                long now = System.nanoTime();
-                if (since == 0) {
-                    since = now;
-                } else if (now - since > STALL_NANOS) {
-                    throw new SocketException("no RDMA Write arrived in 30 s: the peer stopped responding");
-                }
-            } else {
-                Thread.onSpinWait();
-            }
+        }
+
+        @Override
+        public boolean getAsBoolean() {
+            return buffer.get(index) == expected;
         }
     }
 

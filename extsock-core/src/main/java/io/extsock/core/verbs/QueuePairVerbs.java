@@ -18,8 +18,11 @@ import io.extsock.verbs.WorkRequest;
 import io.extsock.verbs.WriteRequest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 
 /**
  * The verbs of one queue pair: the API's {@link IwarpConnection}, the application's view of one
@@ -291,6 +294,27 @@ public final class QueuePairVerbs implements IwarpConnection {
         }
         work.addPiece((RegisteredRegion) slice.region(), slice.offset(), slice.length());
         return true;
+    }
+
+    @Override
+    public boolean await(BooleanSupplier condition, long timeout, TimeUnit unit)
+            throws IOException, InterruptedException {
+        Objects.requireNonNull(condition, "condition");
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        // At least a nanosecond: the engine's wait takes 0 for no limit.
+        if (waiting.await(condition, Math.max(1, unit.toNanos(timeout)), true)) {
+            return true;
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        if (condition.getAsBoolean()) {
+            return true;
+        }
+        requireConnected();  // the wait ends early only when the connection ended
+        return false;
     }
 
     private void requireSendsAndReceivesAvailable() {

@@ -19,11 +19,11 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -298,6 +298,8 @@ class HotPathAllocationTest {
         private final ByteBuffer out;
         private final Completions completions;
         private WriteRequest write;
+        private byte expected;
+        private final BooleanSupplier markerArrived;
 
         WriteEnd(IwarpConnection verbs) throws IOException {
             this.verbs = verbs;
@@ -307,6 +309,7 @@ class HotPathAllocationTest {
             this.in = inbox.buffer();
             this.out = outbox.buffer();
             this.completions = new Completions(verbs);
+            this.markerArrived = () -> in.get(SIZE - 1) == expected;
         }
 
         void target(WriteEnd peer) {
@@ -319,22 +322,14 @@ class HotPathAllocationTest {
             completions.reap();
         }
 
-        /** Spins until the peer's Write set the marker, yielding now and then: the engine needs the CPU too. */
-        void awaitWrite(byte sequence) throws IOException {
-            long deadline = System.nanoTime() + WAIT_NANOS;
-            for (int spins = 1; ; spins++) {
-                VarHandle.acquireFence();
-                if (in.get(SIZE - 1) == sequence) {
-                    return;
-                }
-                if (spins % 256 == 0) {
-                    Thread.yield();
-                    if (System.nanoTime() > deadline) {
-                        throw new IOException("no RDMA Write arrived in time");
-                    }
-                } else {
-                    Thread.onSpinWait();
-                }
+        /**
+         * Waits until the peer's Write set the marker, receiving on this thread ({@link
+         * IwarpConnection#await}), with a condition made once: the path measured is the wait's own.
+         */
+        void awaitWrite(byte sequence) throws IOException, InterruptedException {
+            expected = sequence;
+            if (!verbs.await(markerArrived, WAIT_NANOS, TimeUnit.NANOSECONDS)) {
+                throw new IOException("no RDMA Write arrived in time");
             }
         }
 
