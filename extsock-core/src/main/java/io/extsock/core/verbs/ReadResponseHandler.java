@@ -28,6 +28,9 @@ import java.nio.ByteBuffer;
  * The Read a response goes to is bound at its first segment, sink and all, so that a flush on
  * another thread (which clears and recycles the outstanding Reads) never pulls it from under a
  * segment being placed; the last segment completes it, and a Read waiting for ORD room may go.
+ * A Read whose sink the application closed before the response was placed completes with
+ * LOCAL_PROTECTION_ERROR: from the close on, the response's octets go nowhere ({@link
+ * RegisteredRegion#placementWindow}), and SUCCESS promises they are in the sink.
  */
 final class ReadResponseHandler implements OpcodeHandler {
 
@@ -119,6 +122,7 @@ final class ReadResponseHandler implements OpcodeHandler {
             return;
         }
         SendWork done = read;
+        RegisteredRegion filled = sink;
         read = null;
         sink = null;
         synchronized (qp.lock) {
@@ -130,7 +134,14 @@ final class ReadResponseHandler implements OpcodeHandler {
                 throw new IllegalStateException("the Read Response was bound to " + done
                         + " but the oldest outstanding Read is " + head);
             }
-            done.finish(CompletionStatus.SUCCESS, null, CompletionCause.NONE);
+            if (filled.isDeregistered()) {
+                // Placement stopped at the close (RegionFence): SUCCESS would say the octets are in the sink.
+                done.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "RDMA Read sink: the region was closed"
+                        + " before the Read Response was placed in it (the response's octets were dropped)",
+                        CompletionCause.LOCAL_CHECK);
+            } else {
+                done.finish(CompletionStatus.SUCCESS, null, CompletionCause.NONE);
+            }
             qp.deliverSendCompletions();
         }
         qp.driver.transmitPending();  // a Read waiting for ORD room may go now

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.extsock.IwarpOptions;
+import io.extsock.testkit.fault.FaultPlan;
 import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
@@ -15,6 +17,7 @@ import io.extsock.verbs.WorkCompletion;
 import io.extsock.verbs.WriteRequest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.EnumSet;
 import java.util.Set;
@@ -102,6 +105,41 @@ class DeregistrationFenceTest {
                         + ended);
                 assertAll(sinkBuffer, SENTINEL, "the sink after close()");
             }
+        }
+    }
+
+    @Test
+    @DisplayName("a Read whose sink is closed while its response is under way completes LOCAL_PROTECTION_ERROR, not SUCCESS")
+    void aReadWhoseSinkClosedMidResponseDoesNotSucceed() throws Exception {
+        // The server's bytes come in 4 KiB pieces a millisecond apart: the 1 MiB response
+        // takes a quarter of a second or more, and the sink closes in its middle.
+        try (IwarpSocketPair pair = IwarpSocketPair.builder()
+                .through(FaultPlan.none(), FaultPlan.none().segments(4096, 4096, 1).delayEachSegment(Duration.ofMillis(1)))
+                .option(IwarpOptions.STREAMS, false)
+                .open()) {
+            IwarpConnection client = pair.clientVerbs();
+            MemoryRegion exposed = pair.serverVerbs().register(filled(ByteBuffer.allocateDirect(REGION), PEER_DATA),
+                    EnumSet.of(Access.REMOTE_READ));
+            ByteBuffer sinkBuffer = ByteBuffer.allocateDirect(REGION);
+            MemoryRegion sink = client.register(sinkBuffer, EnumSet.of(Access.LOCAL_WRITE));
+
+            CompletableFuture<WorkCompletion> read = client.submit(new ReadRequest().source(exposed.remote())
+                    .sink(sink.slice(0, REGION)));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (sinkBuffer.get(0) != PEER_DATA) {  // the response has begun to land
+                assertTrue(System.nanoTime() < deadline, "no Read Response octet arrived");
+                Thread.onSpinWait();
+            }
+            sink.close();
+            filled(sinkBuffer.duplicate(), SENTINEL);
+
+            WorkCompletion done = read.get(30, TimeUnit.SECONDS);
+            assertEquals(CompletionStatus.LOCAL_PROTECTION_ERROR, done.status(), done.detail());
+            assertTrue(done.detail().contains("closed"), done.detail());
+            assertAll(sinkBuffer, SENTINEL, "the sink after close()");
+            assertEquals(CompletionStatus.SUCCESS, client.submit(new ReadRequest().source(exposed.remote(0, 64))
+                    .sink(client.register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE)).slice(0, 64)))
+                    .get(30, TimeUnit.SECONDS).status(), "the connection carries on");
         }
     }
 
