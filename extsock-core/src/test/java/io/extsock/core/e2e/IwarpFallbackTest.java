@@ -227,6 +227,36 @@ class IwarpFallbackTest {
     }
 
     @Test
+    void anMpaPeerThatRejectsIsAnIwarpPeerAndTheSwitchFails() throws Exception {
+        try (ServerSocketChannel server = plainServer()) {
+            // An MPA responder that rejects every Request (RFC 5044 section 7.1: the R bit).
+            CompletableFuture<List<byte[]>> received = CompletableFuture.supplyAsync(() -> forEachConnection(server,
+                    1, socket -> {
+                        java.io.DataInputStream in = new java.io.DataInputStream(socket.getInputStream());
+                        byte[] header = new byte[20];
+                        in.readFully(header);
+                        in.readFully(new byte[((header[18] & 0xff) << 8) | (header[19] & 0xff)]);
+                        socket.getOutputStream().write(ascii("MPA ID Rep Frame"));
+                        socket.getOutputStream().write(new byte[] {0x20, 1, 0, 0});
+                        try {
+                            return in.readAllBytes();
+                        } catch (SocketException reset) {
+                            return new byte[0];
+                        }
+                    }));
+            try (ExtendedSocket client = fallbackClient()) {
+                IwarpNegotiationException failure = assertThrows(IwarpNegotiationException.class,
+                        () -> client.connect(server.getLocalAddress()));
+                assertEquals(Reason.REJECTED, failure.reason());
+                assertTrue(client.isClosed());
+                assertTrue(client.iwarpFallbackCause().isEmpty());
+            }
+            assertEquals(1, received.get(20, TimeUnit.SECONDS).size());
+            assertNull(server.accept(), "no plain reconnect");
+        }
+    }
+
+    @Test
     void withoutFallbackAnInitiatorFailsAsBefore() throws Exception {
         try (ServerSocketChannel server = plainServer()) {
             CompletableFuture<List<byte[]>> received = CompletableFuture.supplyAsync(() -> serveGreetingThenRecord(
