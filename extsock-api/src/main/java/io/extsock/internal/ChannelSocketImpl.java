@@ -574,13 +574,14 @@ public final class ChannelSocketImpl extends SocketImpl {
      */
     private void switchEndedAsPlainTcp(boolean initiator, NotAnIwarpPeerException plainPeer) throws IOException {
         fallbackCause = plainPeer.negotiationFailure();
-        iwarpSettings.remove(IwarpOptions.IWARP_MODE);
-        switchPending = false;
         if (initiator) {
             reconnectPlain(plainPeer.negotiationFailure());
         } else {
             transport = PrefixedTransport.of(transport, plainPeer.receivedOctets());
         }
+        // Only now: a thread that finds no switch pending uses the transport at once.
+        iwarpSettings.remove(IwarpOptions.IWARP_MODE);
+        switchPending = false;
     }
 
     /**

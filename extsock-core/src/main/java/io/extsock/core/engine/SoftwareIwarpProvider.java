@@ -68,9 +68,11 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
                     + local + ")");
         }
         // What the switch changes on the channel, for a responder that goes on as plain TCP.
-        boolean noDelay = channel.getOption(StandardSocketOptions.TCP_NODELAY);
-        int soTimeout = channel.socket().getSoTimeout();
+        boolean noDelay = false;
+        int soTimeout = 0;
         try {
+            noDelay = channel.getOption(StandardSocketOptions.TCP_NODELAY);
+            soTimeout = channel.socket().getSoTimeout();
             return switchToIwarp(channel, initiator, ConnectionSettings.from(options), new ConnectionCounters(peer, local),
                     started, memory);
         } catch (NotAnIwarpPeerException plainPeer) {

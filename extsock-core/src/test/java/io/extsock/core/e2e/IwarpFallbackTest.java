@@ -274,6 +274,43 @@ class IwarpFallbackTest {
         }
     }
 
+    @Test
+    void aSwitchOfAConnectedSocketCannotFallBack() throws Exception {
+        try (ServerSocketChannel server = plainServer()) {
+            CompletableFuture<List<byte[]>> received = CompletableFuture.supplyAsync(() -> serveGreetingThenRecord(
+                    server, 1));
+            try (ExtendedSocket client = new ExtendedSocket()) {
+                client.connect(server.getLocalAddress());
+                client.setOption(IwarpOptions.FALLBACK, true);
+                client.setOption(IwarpOptions.MPA_TIMEOUT, SHORT_WAIT_MILLIS);
+                // The greeting may be stream written before the peer's switch: no MPA frame follows it.
+                IwarpNegotiationException failure = assertThrows(IwarpNegotiationException.class,
+                        () -> client.setOption(IwarpOptions.IWARP_MODE, true));
+                assertEquals(Reason.TIMEOUT, failure.reason());
+                assertTrue(client.isClosed());
+                assertTrue(client.iwarpFallbackCause().isEmpty());
+            }
+            assertEquals(1, received.get(20, TimeUnit.SECONDS).size());
+            assertNull(server.accept(), "no reconnect");
+        }
+    }
+
+    @Test
+    void theOptionsHaveTheirDefaultsAndRefuseAWaitOfZero() throws Exception {
+        try (ExtendedSocket client = new ExtendedSocket(); ExtendedServerSocket server = new ExtendedServerSocket()) {
+            assertFalse(client.getOption(IwarpOptions.FALLBACK));
+            assertEquals(1_000, client.getOption(IwarpOptions.FALLBACK_WAIT));
+            assertTrue(IwarpOptions.ALL.contains(IwarpOptions.FALLBACK));
+            assertTrue(IwarpOptions.ALL.contains(IwarpOptions.FALLBACK_WAIT));
+            IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
+                    () -> client.setOption(IwarpOptions.FALLBACK_WAIT, 0));
+            assertTrue(zero.getMessage().contains("IWARP_FALLBACK_WAIT"), zero.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> server.setOption(IwarpOptions.FALLBACK_WAIT, -1));
+            server.setOption(IwarpOptions.FALLBACK, true);
+            assertTrue(server.getOption(IwarpOptions.FALLBACK));
+        }
+    }
+
     // ---- the side that accepts -------------------------------------------------------------
 
     @Test
