@@ -16,6 +16,7 @@ import java.net.SocketOption;
 import java.net.UnknownHostException;
 import java.nio.channels.SocketChannel;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -202,6 +203,18 @@ public class ExtendedSocket extends Socket {
      */
     public IwarpConnection iwarp() throws IOException {
         return impl.iwarpConnection();
+    }
+
+    /**
+     * Why this socket runs plain TCP although IWARP_MODE was asked for: with {@link
+     * IwarpOptions#FALLBACK}, the switch found that the peer is not an iWARP peer (reason {@code
+     * NOT_AN_IWARP_PEER}, {@code TIMEOUT} or {@code CONNECTION_CLOSED}) and went on as plain TCP.
+     * An accepted socket decides at its first use.
+     *
+     * @return the negotiation failure that made the switch fall back; empty if none did
+     */
+    public Optional<IwarpNegotiationException> iwarpFallbackCause() {
+        return impl.iwarpFallbackCause();
     }
 
     private static InetSocketAddress remote(String host, int port) throws UnknownHostException {

@@ -9,7 +9,8 @@ import java.util.Set;
  * Socket options that switch a connection to iWARP and tune it. Set them with {@link
  * java.net.Socket#setOption} on an {@link ExtendedSocket} (one connection) or on an {@link
  * ExtendedServerSocket} (every accepted connection). All but IWARP_MODE must be set before
- * the switch; they shape the MPA negotiation (RFC 5044, RFC 6581).
+ * the switch; they shape the MPA negotiation (RFC 5044, RFC 6581). {@link #FALLBACK} and {@link
+ * #FALLBACK_WAIT} decide what happens when the peer is not an iWARP peer at all.
  */
 public final class IwarpOptions {
 
@@ -97,9 +98,59 @@ public final class IwarpOptions {
      */
     public static final SocketOption<IwarpSetup> SETUP = new IwarpSocketOption<>("IWARP_SETUP", IwarpSetup.class);
 
+    /**
+     * Lets a connection switched at connect or accept go on as plain TCP when the peer turns out
+     * not to be an iWARP peer, instead of failing. Default false: the switch then fails as
+     * described at {@link #IWARP_MODE}.
+     *
+     * <p>The peer is not an iWARP peer when, before its MPA key ("MPA ID Req Frame" from an
+     * initiator, "MPA ID Rep Frame" from a responder) is complete, it sends anything else, closes
+     * or resets the connection, or says nothing within {@link #FALLBACK_WAIT}. A peer whose key
+     * arrived is an iWARP peer: its rejection ({@code REJECTED}), settings that cannot agree
+     * ({@code INCOMPATIBLE}) or a broken frame ({@code MALFORMED}) fail the switch as without
+     * this option.
+     *
+     * <ul>
+     *   <li>The side that connected has sent its MPA Request on that connection, so it closes it
+     *       and connects again, plain, to the same address (from the same local address if the
+     *       socket was bound, on a new ephemeral port), before the application wrote a byte: the
+     *       socket object stays the same, and a server that speaks first greets it on the new
+     *       connection. If that connect fails, {@code connect} throws its error (the negotiation
+     *       failure suppressed in it), as a plain connect would.
+     *   <li>The accepted side serves the same connection as plain TCP, the octets the peer sent
+     *       during the wait readable first: none lost, none read twice. A client that says
+     *       nothing costs the wait, once per connection, before the server's first read or write
+     *       returns (the greeting of a server that speaks first goes out after it).
+     * </ul>
+     *
+     * <p>Afterwards {@code getOption(IWARP_MODE)} reads false and {@link
+     * ExtendedSocket#iwarpFallbackCause()} says why. A switch of a connection that may already
+     * have carried stream ({@code setOption(IWARP_MODE, true)} on a connected socket) cannot
+     * fall back and fails as without this option.
+     */
+    public static final SocketOption<Boolean> FALLBACK =
+            new IwarpSocketOption<>("IWARP_FALLBACK", Boolean.class);
+
+    /**
+     * With {@link #FALLBACK}: how long, in milliseconds, the switch waits for the peer's MPA key
+     * before it takes a silent peer for a plain TCP one. Default 1000.
+     *
+     * <p>Why shorter than {@link #MPA_TIMEOUT}: an iWARP peer sends its key at once (an
+     * initiator right after connect, a responder one round trip later, once its application
+     * uses the accepted socket), so a second covers a slow path and a busy peer; a plain peer
+     * that waits for the other side to speak (a server that greets first, a client that waits
+     * for the greeting) costs this wait on every connection. Too short, and an iWARP peer that is
+     * slow to answer is taken for a plain one: the initiator then reconnects plain, and an
+     * iWARP-only server refuses that connection. The MPA timeout still bounds the whole
+     * negotiation.
+     */
+    public static final SocketOption<Integer> FALLBACK_WAIT =
+            new IwarpSocketOption<>("IWARP_FALLBACK_WAIT", Integer.class);
+
     /** Every option of this class. */
     public static final Set<SocketOption<?>> ALL = Set.of(IWARP_MODE, CRC, MARKERS, IRD, ORD,
-            MAX_FPDU_SIZE, MPA_REVISION, READY_TO_RECEIVE, MPA_TIMEOUT, PRIVATE_DATA, STREAMS, SETUP);
+            MAX_FPDU_SIZE, MPA_REVISION, READY_TO_RECEIVE, MPA_TIMEOUT, PRIVATE_DATA, STREAMS, SETUP,
+            FALLBACK, FALLBACK_WAIT);
 
     /** The zero-length message that tells the peer this side is ready (RFC 6581 section 4). */
     public enum ReadyToReceive {

@@ -1,7 +1,9 @@
 package io.extsock.internal;
 
+import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpOptions;
 import io.extsock.spi.IwarpSession;
+import io.extsock.spi.NotAnIwarpPeerException;
 import io.extsock.spi.SocketTransport;
 import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
@@ -27,6 +29,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -67,6 +70,18 @@ public final class ChannelSocketImpl extends SocketImpl {
     private volatile int timeout;
     /** A read returned end of stream: later reads return it too, even after close (as Socket's). */
     private volatile boolean endOfStreamRead;
+
+    /** Why a switch with IwarpOptions.FALLBACK went on as plain TCP; null if none did. */
+    private volatile IwarpNegotiationException fallbackCause;
+    /** The local address the application bound to, null if none: a fallback's reconnect binds it again. */
+    private volatile InetAddress boundAddress;
+    /** The connect's timeout, for a fallback's reconnect. */
+    private volatile int connectMillis;
+    /** Channel options as the application set them, for a fallback's new channel (SO_OOBINLINE aside). */
+    private final Map<SocketOption<?>, Object> channelOptionsSet =
+            Collections.synchronizedMap(new LinkedHashMap<>());
+    /** SO_OOBINLINE as the application set it, null if it did not: only the channel's adaptor has it. */
+    private volatile Boolean oobInlineSet;
 
     /** iWARP options set before the switch; handed to the engine when it takes over. */
     private final Map<SocketOption<?>, Object> iwarpSettings =
@@ -151,6 +166,7 @@ public final class ChannelSocketImpl extends SocketImpl {
         if (target.isAnyLocalAddress()) {
             target = InetAddress.getLocalHost();
         }
+        connectMillis = millis;
         SocketChannel ch;
         synchronized (stateLock) {
             ch = openChannel();
@@ -188,6 +204,7 @@ public final class ChannelSocketImpl extends SocketImpl {
                 throw new SocketException("Already bound");
             }
             address = host;
+            boundAddress = host;
             localport = ((InetSocketAddress) ch.getLocalAddress()).getPort();
         }
     }
@@ -296,7 +313,7 @@ public final class ChannelSocketImpl extends SocketImpl {
                     } else {
                         seconds = intValue(value, "SO_LINGER");
                     }
-                    ch.setOption(StandardSocketOptions.SO_LINGER, seconds);
+                    setChannelOption(ch, StandardSocketOptions.SO_LINGER, seconds);
                     break;
                 }
                 case SO_TIMEOUT: {
@@ -308,7 +325,7 @@ public final class ChannelSocketImpl extends SocketImpl {
                     break;
                 }
                 case IP_TOS:
-                    ch.setOption(StandardSocketOptions.IP_TOS, intValue(value, "IP_TOS"));
+                    setChannelOption(ch, StandardSocketOptions.IP_TOS, intValue(value, "IP_TOS"));
                     break;
                 case TCP_NODELAY:
                     setTcpNoDelay(ch, booleanValue(value, "TCP_NODELAY"));
@@ -318,7 +335,7 @@ public final class ChannelSocketImpl extends SocketImpl {
                     if (size <= 0) {
                         throw new SocketException("SO_SNDBUF <= 0");
                     }
-                    ch.setOption(StandardSocketOptions.SO_SNDBUF, size);
+                    setChannelOption(ch, StandardSocketOptions.SO_SNDBUF, size);
                     break;
                 }
                 case SO_RCVBUF: {
@@ -326,24 +343,25 @@ public final class ChannelSocketImpl extends SocketImpl {
                     if (size <= 0) {
                         throw new SocketException("SO_RCVBUF <= 0");
                     }
-                    ch.setOption(StandardSocketOptions.SO_RCVBUF, size);
+                    setChannelOption(ch, StandardSocketOptions.SO_RCVBUF, size);
                     break;
                 }
                 case SO_KEEPALIVE:
-                    ch.setOption(StandardSocketOptions.SO_KEEPALIVE, booleanValue(value, "SO_KEEPALIVE"));
+                    setChannelOption(ch, StandardSocketOptions.SO_KEEPALIVE, booleanValue(value, "SO_KEEPALIVE"));
                     break;
                 case SO_OOBINLINE:
                     // Only the channel's adaptor reaches the JDK-internal SO_OOBINLINE option.
                     ch.socket().setOOBInline(booleanValue(value, "SO_OOBINLINE"));
+                    oobInlineSet = (Boolean) value;
                     break;
                 case SO_REUSEADDR:
-                    ch.setOption(StandardSocketOptions.SO_REUSEADDR, booleanValue(value, "SO_REUSEADDR"));
+                    setChannelOption(ch, StandardSocketOptions.SO_REUSEADDR, booleanValue(value, "SO_REUSEADDR"));
                     break;
                 case SO_REUSEPORT:
                     if (!ch.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
                         throw new SocketException("SO_REUSEPORT not supported");
                     }
-                    ch.setOption(StandardSocketOptions.SO_REUSEPORT, booleanValue(value, "SO_REUSEPORT"));
+                    setChannelOption(ch, StandardSocketOptions.SO_REUSEPORT, booleanValue(value, "SO_REUSEPORT"));
                     break;
                 default:
                     throw new SocketException("Unknown option " + opt);
@@ -436,7 +454,13 @@ public final class ChannelSocketImpl extends SocketImpl {
             setTcpNoDelay(ch, (Boolean) value);
             return;
         }
+        setChannelOption(ch, option, value);
+    }
+
+    /** Sets a channel option and remembers it, for the channel of a fallback's reconnect. */
+    private <T> void setChannelOption(SocketChannel ch, SocketOption<T> option, T value) throws IOException {
         ch.setOption(option, value);
+        channelOptionsSet.put(option, value);
     }
 
     /**
@@ -450,7 +474,7 @@ public final class ChannelSocketImpl extends SocketImpl {
             applicationNoDelay = on;
             return;
         }
-        ch.setOption(StandardSocketOptions.TCP_NODELAY, on);
+        setChannelOption(ch, StandardSocketOptions.TCP_NODELAY, on);
     }
 
     @Override
@@ -518,12 +542,18 @@ public final class ChannelSocketImpl extends SocketImpl {
                 Map<SocketOption<?>, Object> options = new HashMap<>(iwarpSettings);
                 if (noEarlierStream) {
                     options.put(IwarpOptionValues.NO_EARLIER_STREAM, Boolean.TRUE);
+                } else {
+                    // The connection may have carried stream: neither a reconnect nor the octets
+                    // read so far could give the application a plain stream without a gap.
+                    options.remove(IwarpOptions.FALLBACK);
                 }
                 IwarpSession attached = IwarpProviders.require().attach(ch, initiator, Map.copyOf(options));
                 session = attached;
                 transport = attached.stream();
                 iwarpMode = true;
                 switchPending = false;
+            } catch (NotAnIwarpPeerException plainPeer) {
+                switchEndedAsPlainTcp(initiator, plainPeer);
             } catch (IOException | RuntimeException e) {
                 switchPending = false;
                 closeOwner(e);
@@ -532,6 +562,83 @@ public final class ChannelSocketImpl extends SocketImpl {
         } finally {
             switchLock.unlock();
         }
+    }
+
+    /**
+     * The switch found a plain TCP peer and the application asked for FALLBACK: the socket goes
+     * on as plain TCP, IWARP_MODE off, the cause kept. As responder the engine left the channel
+     * open and handed back the octets it read, which come first; as initiator it closed the
+     * channel, whose peer had read our MPA Request, so the socket connects again.
+     *
+     * @throws IOException the reconnect's error; the socket is then closed
+     */
+    private void switchEndedAsPlainTcp(boolean initiator, NotAnIwarpPeerException plainPeer) throws IOException {
+        fallbackCause = plainPeer.negotiationFailure();
+        if (initiator) {
+            reconnectPlain(plainPeer.negotiationFailure());
+        } else {
+            transport = PrefixedTransport.of(transport, plainPeer.receivedOctets());
+        }
+        // Only now: a thread that finds no switch pending uses the transport at once.
+        iwarpSettings.remove(IwarpOptions.IWARP_MODE);
+        switchPending = false;
+    }
+
+    /**
+     * Connects a new channel to the same peer, with the options the application set and from
+     * the local address it bound (on a new ephemeral port: the old one may linger in TIME_WAIT).
+     */
+    private void reconnectPlain(IwarpNegotiationException why) throws IOException {
+        SocketChannel fresh = null;
+        boolean interrupted = InterruptShield.enter();
+        try {
+            fresh = SocketChannel.open();
+            for (Map.Entry<SocketOption<?>, Object> option : Map.copyOf(channelOptionsSet).entrySet()) {
+                setUnchecked(fresh, option.getKey(), option.getValue());
+            }
+            Boolean oobInline = oobInlineSet;
+            if (oobInline != null) {
+                fresh.socket().setOOBInline(oobInline);
+            }
+            InetAddress local = boundAddress;
+            if (local != null) {
+                fresh.bind(new InetSocketAddress(local, 0));
+            }
+            fresh.socket().connect(new InetSocketAddress(address, port), connectMillis);
+            synchronized (stateLock) {
+                if (closed) {
+                    throw new SocketException(SocketErrors.SOCKET_CLOSED);
+                }
+                channel = fresh;
+                localport = ((InetSocketAddress) fresh.getLocalAddress()).getPort();
+                transport = new PassthroughTransport(fresh);
+            }
+        } catch (IOException e) {
+            if (fresh != null) {
+                fresh.close();
+            }
+            IOException failure = SocketErrors.asConnectError(e);
+            failure.addSuppressed(why);
+            closeOwner(failure);
+            throw failure;
+        } finally {
+            InterruptShield.exit(interrupted);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> void setUnchecked(SocketChannel ch, SocketOption<T> option, Object value) throws IOException {
+        ch.setOption(option, (T) value);
+    }
+
+    /**
+     * Why a switch to IWARP_MODE with {@link IwarpOptions#FALLBACK} went on as plain TCP.
+     *
+     * @return the negotiation failure that showed the peer is not an iWARP peer; empty if no
+     *         switch fell back
+     */
+    public Optional<IwarpNegotiationException> iwarpFallbackCause() {
+        return Optional.ofNullable(fallbackCause);
     }
 
     /** Completes the deferred switch of an accepted connection, once, on first use. */

@@ -41,7 +41,9 @@ public final class IwarpOptionValues {
             Map.entry(IwarpOptions.MPA_TIMEOUT, 10_000),
             Map.entry(IwarpOptions.PRIVATE_DATA, new byte[0]),
             Map.entry(IwarpOptions.STREAMS, true),
-            Map.entry(IwarpOptions.SETUP, (IwarpSetup) connection -> { }));
+            Map.entry(IwarpOptions.SETUP, (IwarpSetup) connection -> { }),
+            Map.entry(IwarpOptions.FALLBACK, false),
+            Map.entry(IwarpOptions.FALLBACK_WAIT, 1_000));
 
     private IwarpOptionValues() {
     }
@@ -82,7 +84,7 @@ public final class IwarpOptionValues {
             if (revision != 1 && revision != 2) {
                 throw new IllegalArgumentException(option + " must be 1 or 2, not " + revision);
             }
-        } else if (option == IwarpOptions.MPA_TIMEOUT) {
+        } else if (option == IwarpOptions.MPA_TIMEOUT || option == IwarpOptions.FALLBACK_WAIT) {
             requireRange(option, (Integer) value, 1, Integer.MAX_VALUE);
         } else if (option == IwarpOptions.PRIVATE_DATA) {
             int length = ((byte[]) value).length;

@@ -28,6 +28,16 @@ public interface IwarpProvider {
      * io.extsock.IwarpNegotiationException} when negotiation failed); it never leaves a
      * half-switched connection behind.
      *
+     * <p>With {@link io.extsock.IwarpOptions#FALLBACK} true in {@code options}, a peer that is
+     * not an iWARP peer (as that option defines it, within {@link
+     * io.extsock.IwarpOptions#FALLBACK_WAIT}) ends the switch with a {@link
+     * NotAnIwarpPeerException} instead, carrying every octet read from the peer. As responder
+     * the provider then leaves the channel open, in blocking mode, with the options it changed
+     * (TCP_NODELAY, the adaptor's SO_TIMEOUT) as they were, so that the caller serves it as plain
+     * TCP; as initiator, whose MPA Request the peer has read, it closes the channel. extsock's
+     * sockets pass FALLBACK only for a switch of a connection that carried no stream before
+     * (with the "extsock.noEarlierStream" marker).
+     *
      * @param channel   the connected channel, in blocking mode; the provider owns it from now on
      * @param initiator true on the side that connected (MPA initiator), false on the side
      *                  that accepted (MPA responder)
@@ -36,6 +46,8 @@ public interface IwarpProvider {
      *                  carried no plain stream before the switch, so that a provider may take
      *                  any octet ahead of the peer's MPA frame for a protocol error
      * @return the switched connection: its stream and its extended side
+     * @throws NotAnIwarpPeerException with FALLBACK, if the peer is not an iWARP peer; the
+     *         channel is then open as responder, closed as initiator
      * @throws IOException if the switch fails: {@link io.extsock.IwarpNegotiationException} if
      *         negotiation did not agree, another exception for an I/O error; the channel is
      *         closed either way

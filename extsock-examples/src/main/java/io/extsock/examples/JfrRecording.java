@@ -25,8 +25,8 @@ final class JfrRecording implements IExecutionStrategy {
 
     /** extsock's events (io.extsock.core.events), by name: the command line does not see the engine. */
     static final List<String> EXTSOCK_EVENTS = List.of("io.extsock.IwarpConnected", "io.extsock.NegotiationFailed",
-            "io.extsock.TerminateSent", "io.extsock.TerminateReceived", "io.extsock.StreamWindowGrown",
-            "io.extsock.StreamWindowRefused");
+            "io.extsock.IwarpFallback", "io.extsock.TerminateSent", "io.extsock.TerminateReceived",
+            "io.extsock.StreamWindowGrown", "io.extsock.StreamWindowRefused");
     static final String STATISTICS_EVENT = "io.extsock.ConnectionStatistics";
 
     private final IExecutionStrategy command;

@@ -15,9 +15,17 @@ import java.util.Set;
 /** What a socket's iWARP options ask of one connection, resolved against the defaults. */
 record ConnectionSettings(int mpaRevision, boolean crc, boolean markers, int ird, int ord, int maxFpduSize,
                           ReadyToReceive readyToReceive, int mpaTimeoutMillis, byte[] privateData, boolean streams,
-                          IwarpSetup setup, boolean earlierStream) {
+                          IwarpSetup setup, boolean earlierStream, int fallbackWaitMillis) {
+
+    /** {@link #fallbackWaitMillis} when the switch may not fall back to plain TCP. */
+    static final int NO_FALLBACK = 0;
+
 
     static ConnectionSettings from(Map<SocketOption<?>, Object> options) {
+        // Without the socket's word that there was none, stream may have come before.
+        boolean earlierStream = !Boolean.TRUE.equals(options.get(IwarpOptionValues.NO_EARLIER_STREAM));
+        // A connection that carried stream cannot go on as plain TCP without a gap in it.
+        boolean fallback = IwarpOptionValues.valueIn(options, IwarpOptions.FALLBACK) && !earlierStream;
         return new ConnectionSettings(
                 IwarpOptionValues.valueIn(options, IwarpOptions.MPA_REVISION),
                 IwarpOptionValues.valueIn(options, IwarpOptions.CRC),
@@ -30,8 +38,8 @@ record ConnectionSettings(int mpaRevision, boolean crc, boolean markers, int ird
                 IwarpOptionValues.valueIn(options, IwarpOptions.PRIVATE_DATA),
                 IwarpOptionValues.valueIn(options, IwarpOptions.STREAMS),
                 IwarpOptionValues.valueIn(options, IwarpOptions.SETUP),
-                // Without the socket's word that there was none, stream may have come before.
-                !Boolean.TRUE.equals(options.get(IwarpOptionValues.NO_EARLIER_STREAM)));
+                earlierStream,
+                fallback ? IwarpOptionValues.valueIn(options, IwarpOptions.FALLBACK_WAIT) : NO_FALLBACK);
     }
 
     /** The MPA preferences for these settings, with extsock's hello ahead of the application's data. */

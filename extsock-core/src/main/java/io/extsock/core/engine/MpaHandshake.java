@@ -20,6 +20,7 @@ import io.extsock.core.mpa.ResponderDecision;
 import io.extsock.core.rdmap.MessageWriter;
 import io.extsock.core.rdmap.TerminateHeader;
 import io.extsock.core.terminate.TerminateCause;
+import io.extsock.spi.NotAnIwarpPeerException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
@@ -40,6 +41,12 @@ import java.util.Arrays;
  * <p>Stream data ahead of the frame is bounded ({@link StreamBeforeFrame}): none where the
  * connection carried no stream before the switch, so that a wrong key fails the switch as soon
  * as its first wrong octet arrives (RFC 5044 section 7.1.1: close at once), not at the timeout.
+ *
+ * <p>With fallback (IwarpOptions.FALLBACK), what shows the peer is not an iWARP peer before its
+ * MPA key is complete (other octets, its close or reset, its silence for the fallback wait) ends
+ * the handshake with a {@link NotAnIwarpPeerException} carrying every octet read, so that the
+ * connection can go on as plain TCP. Once the key is in, the peer speaks MPA: its rejection or a
+ * bad frame fails the switch as without fallback.
  */
 final class MpaHandshake {
 
@@ -52,6 +59,10 @@ final class MpaHandshake {
     private final MpaPreferences preferences;
     private final long deadline;
     private final int timeoutMillis;
+    /** How long the peer's key may take with fallback on; {@link ConnectionSettings#NO_FALLBACK} if off. */
+    private final int fallbackWaitMillis;
+    /** When the key must be complete: the fallback wait's end, or the MPA timeout's without fallback. */
+    private final long keyDeadline;
     private final InputStream in;
     /** Most stream octets accepted ahead of the peer's MPA frame ({@link StreamBeforeFrame}). */
     private final int maxStreamBytesBeforeFrame;
@@ -60,21 +71,35 @@ final class MpaHandshake {
     private int length;
 
     private MpaHandshake(SocketChannel channel, MpaPreferences preferences, int timeoutMillis,
-                         int maxStreamBytesBeforeFrame) throws IOException {
+                         int maxStreamBytesBeforeFrame, int fallbackWaitMillis) throws IOException {
         this.channel = channel;
         this.maxStreamBytesBeforeFrame = maxStreamBytesBeforeFrame;
         this.preferences = preferences;
         this.timeoutMillis = timeoutMillis;
-        this.deadline = System.nanoTime() + timeoutMillis * 1_000_000L;
+        long now = System.nanoTime();
+        this.deadline = now + timeoutMillis * 1_000_000L;
+        this.fallbackWaitMillis = fallbackWaitMillis;
+        this.keyDeadline = fallbackWaitMillis == ConnectionSettings.NO_FALLBACK ? deadline
+                : Math.min(deadline, now + fallbackWaitMillis * 1_000_000L);
         this.in = channel.socket().getInputStream();
     }
 
-    /** Runs setup as the MPA initiator (the side that connected). */
+    /**
+     * Runs setup as the MPA initiator (the side that connected).
+     *
+     * @param fallbackWaitMillis how long the responder's key may take before it is taken for a
+     *                           plain TCP peer, or {@link ConnectionSettings#NO_FALLBACK}
+     */
     static Outcome initiate(SocketChannel channel, MpaPreferences preferences, int timeoutMillis,
-                            int maxStreamBytesBeforeFrame) throws IOException {
-        MpaHandshake handshake = new MpaHandshake(channel, preferences, timeoutMillis, maxStreamBytesBeforeFrame);
+                            int maxStreamBytesBeforeFrame, int fallbackWaitMillis) throws IOException {
+        MpaHandshake handshake = new MpaHandshake(channel, preferences, timeoutMillis, maxStreamBytesBeforeFrame,
+                fallbackWaitMillis);
         MpaFrame request = MpaNegotiation.request(preferences);
-        handshake.write(request.toBytes());
+        try {
+            handshake.write(request.toBytes());
+        } catch (IwarpNegotiationException peerGone) {
+            throw handshake.fallbackOr(peerGone);
+        }
         Received reply = handshake.receive(MpaFrameType.REPLY);
         MpaOutcome outcome = MpaNegotiation.complete(preferences, request, reply.frame);
         if (outcome instanceof MpaFailure failure) {
@@ -88,10 +113,16 @@ final class MpaHandshake {
         return new Outcome((MpaAgreement) outcome, request, reply.frame, reply.streamBytes, reply.readAhead);
     }
 
-    /** Runs setup as the MPA responder (the side that accepted). */
+    /**
+     * Runs setup as the MPA responder (the side that accepted).
+     *
+     * @param fallbackWaitMillis how long the initiator's key may take before it is taken for a
+     *                           plain TCP peer, or {@link ConnectionSettings#NO_FALLBACK}
+     */
     static Outcome respond(SocketChannel channel, MpaPreferences preferences, int timeoutMillis,
-                           int maxStreamBytesBeforeFrame) throws IOException {
-        MpaHandshake handshake = new MpaHandshake(channel, preferences, timeoutMillis, maxStreamBytesBeforeFrame);
+                           int maxStreamBytesBeforeFrame, int fallbackWaitMillis) throws IOException {
+        MpaHandshake handshake = new MpaHandshake(channel, preferences, timeoutMillis, maxStreamBytesBeforeFrame,
+                fallbackWaitMillis);
         Received request = handshake.receive(MpaFrameType.REQUEST);
         ResponderDecision decision = MpaNegotiation.respond(preferences, request.frame);
         handshake.write(decision.reply().toBytes());
@@ -108,15 +139,10 @@ final class MpaHandshake {
     /** Reads until the peer's frame is complete: stream bytes before it, FPDU bytes after it. */
     private Received receive(MpaFrameType expected) throws IOException {
         MpaKeyScanner.Found key;
-        while ((key = MpaKeyScanner.find(received, length)) == null) {
-            requireFrameWithinBound(expected, MpaKeyScanner.safePrefix(received, length));
-            readMore(expected);
-        }
-        requireFrameWithinBound(expected, key.index());
-        if (key.type() != expected) {
-            throw new IwarpNegotiationException(Reason.NOT_AN_IWARP_PEER, "expected the peer's MPA " + expected
-                    + " but it sent an MPA " + key.type() + (key.type() == MpaFrameType.REQUEST
-                    ? ": it echoes what it receives, or both sides connected" : ": both sides accepted"), null);
+        try {
+            key = receiveKey(expected);
+        } catch (IwarpNegotiationException notAnMpaPeer) {
+            throw fallbackOr(notAnMpaPeer);
         }
         MpaFrameParser parser = new MpaFrameParser(expected);
         int parsedUpTo = key.index();
@@ -137,6 +163,33 @@ final class MpaHandshake {
         }
     }
 
+    /** Reads until the peer's key is complete (by the key deadline); anything else fails. */
+    private MpaKeyScanner.Found receiveKey(MpaFrameType expected) throws IOException {
+        MpaKeyScanner.Found key;
+        while ((key = MpaKeyScanner.find(received, length)) == null) {
+            requireFrameWithinBound(expected, MpaKeyScanner.safePrefix(received, length));
+            readMore(expected, keyDeadline);
+        }
+        requireFrameWithinBound(expected, key.index());
+        if (key.type() != expected) {
+            throw new IwarpNegotiationException(Reason.NOT_AN_IWARP_PEER, "expected the peer's MPA " + expected
+                    + " but it sent an MPA " + key.type() + (key.type() == MpaFrameType.REQUEST
+                    ? ": it echoes what it receives, or both sides connected" : ": both sides accepted"), null);
+        }
+        return key;
+    }
+
+    /**
+     * What to throw for a failure that shows the peer is no MPA peer: with fallback on, the
+     * signal that the connection goes on as plain TCP, with every octet read; else the failure.
+     */
+    private IOException fallbackOr(IwarpNegotiationException notAnMpaPeer) {
+        if (fallbackWaitMillis == ConnectionSettings.NO_FALLBACK) {
+            return notAnMpaPeer;
+        }
+        return new NotAnIwarpPeerException(notAnMpaPeer, Arrays.copyOf(received, length));
+    }
+
     /** Fails the switch once more stream octets than may precede the peer's frame came before it. */
     private void requireFrameWithinBound(MpaFrameType expected, int streamOctets) throws IwarpNegotiationException {
         if (streamOctets <= maxStreamBytesBeforeFrame) {
@@ -153,9 +206,13 @@ final class MpaHandshake {
     }
 
     private void readMore(MpaFrameType expected) throws IOException {
-        long remainingNanos = deadline - System.nanoTime();
+        readMore(expected, deadline);
+    }
+
+    private void readMore(MpaFrameType expected, long until) throws IOException {
+        long remainingNanos = until - System.nanoTime();
         if (remainingNanos <= 0) {
-            throw timeout(expected);
+            throw timeout(expected, until);
         }
         if (length == received.length) {
             received = Arrays.copyOf(received, received.length * 2);
@@ -165,7 +222,7 @@ final class MpaHandshake {
         try {
             n = in.read(received, length, received.length - length);
         } catch (SocketTimeoutException e) {
-            throw timeout(expected);
+            throw timeout(expected, until);
         } catch (ClosedChannelException e) {
             throw e;  // closed here, not by the peer
         } catch (IOException e) {
@@ -180,9 +237,11 @@ final class MpaHandshake {
         length += n;
     }
 
-    private IwarpNegotiationException timeout(MpaFrameType expected) {
+    private IwarpNegotiationException timeout(MpaFrameType expected, long until) {
+        String limit = until == deadline ? timeoutMillis + " ms"
+                : fallbackWaitMillis + " ms (IwarpOptions.FALLBACK_WAIT)";
         return new IwarpNegotiationException(Reason.TIMEOUT, "no MPA " + expected + " from the peer within "
-                + timeoutMillis + " ms (is it in IWARP_MODE?)" + (length == 0 ? "; it sent nothing"
+                + limit + " (is it in IWARP_MODE?)" + (length == 0 ? "; it sent nothing"
                 : "; it sent " + printable(0)), null);
     }
 

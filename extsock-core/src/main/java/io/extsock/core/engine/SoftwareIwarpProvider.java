@@ -20,6 +20,7 @@ import io.extsock.core.verbs.WirePipeline;
 import io.extsock.internal.IwarpOptionValues;
 import io.extsock.spi.IwarpProvider;
 import io.extsock.spi.IwarpSession;
+import io.extsock.spi.NotAnIwarpPeerException;
 import io.extsock.spi.SocketTransport;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.IwarpSettings;
@@ -66,9 +67,26 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
             LOG.log(System.Logger.Level.DEBUG, "iWARP connection to " + peer + " negotiating (MPA " + role + ", local "
                     + local + ")");
         }
+        // What the switch changes on the channel, for a responder that goes on as plain TCP.
+        boolean noDelay = false;
+        int soTimeout = 0;
         try {
+            noDelay = channel.getOption(StandardSocketOptions.TCP_NODELAY);
+            soTimeout = channel.socket().getSoTimeout();
             return switchToIwarp(channel, initiator, ConnectionSettings.from(options), new ConnectionCounters(peer, local),
                     started, memory);
+        } catch (NotAnIwarpPeerException plainPeer) {
+            IwarpNegotiationException why = plainPeer.negotiationFailure();
+            long duration = System.nanoTime() - started;
+            if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+                LOG.log(System.Logger.Level.DEBUG, "connection to " + peer + " goes on as plain TCP (FALLBACK): not an"
+                        + " iWARP peer (" + why.reason() + ") after " + duration / 1_000_000 + " ms: "
+                        + why.getMessage());
+            }
+            ExtsockEvents.fellBack(peer, local, initiator, why.reason().name(), why.getMessage(),
+                    plainPeer.receivedOctets().length, duration);
+            handBackAsPlainTcp(channel, initiator, noDelay, soTimeout, plainPeer);
+            throw plainPeer;
         } catch (IOException | RuntimeException | Error e) {
             long duration = System.nanoTime() - started;
             String reason = e instanceof IwarpNegotiationException failure ? failure.reason().name()
@@ -84,6 +102,25 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
                 e.addSuppressed(closeFailure);
             }
             throw e;
+        }
+    }
+
+    /**
+     * Leaves the channel as {@link io.extsock.spi.IwarpProvider#attach} promises after a fallback:
+     * a responder's open and as it was handed over, an initiator's (whose peer read our MPA
+     * Request) closed.
+     */
+    private static void handBackAsPlainTcp(SocketChannel channel, boolean initiator, boolean noDelay, int soTimeout,
+                                           NotAnIwarpPeerException plainPeer) {
+        try {
+            if (initiator) {
+                channel.close();
+            } else {
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, noDelay);
+                channel.socket().setSoTimeout(soTimeout);
+            }
+        } catch (IOException e) {
+            plainPeer.addSuppressed(e);  // the peer may have gone: the plain stream will say so
         }
     }
 
@@ -107,8 +144,10 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         var preferences = settings.mpaPreferences(hello);
         int streamBeforeFrame = StreamBeforeFrame.maxOctets(channel, settings.earlierStream());
         MpaHandshake.Outcome outcome = initiator
-                ? MpaHandshake.initiate(channel, preferences, settings.mpaTimeoutMillis(), streamBeforeFrame)
-                : MpaHandshake.respond(channel, preferences, settings.mpaTimeoutMillis(), streamBeforeFrame);
+                ? MpaHandshake.initiate(channel, preferences, settings.mpaTimeoutMillis(), streamBeforeFrame,
+                        settings.fallbackWaitMillis())
+                : MpaHandshake.respond(channel, preferences, settings.mpaTimeoutMillis(), streamBeforeFrame,
+                        settings.fallbackWaitMillis());
         MpaAgreement agreement = outcome.agreement();
         byte[] peerData = agreement.peerPrivateData().toByteArray();
         ExtsockHello peerHello = ExtsockHello.readFrom(peerData);

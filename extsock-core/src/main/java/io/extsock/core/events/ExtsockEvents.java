@@ -67,6 +67,26 @@ public final class ExtsockEvents {
         event.commit();
     }
 
+    /** A switch with IwarpOptions.FALLBACK found a plain TCP peer: the connection goes on as plain TCP. */
+    public static void fellBack(String peer, String local, boolean initiator, String reason, String message,
+                                int octetsReceived, long negotiationNanos) {
+        if (!FlightRecorder.isInitialized()) {
+            return;  // no recording can be running: not even the event class is loaded
+        }
+        IwarpFallbackEvent event = new IwarpFallbackEvent();
+        if (!event.shouldCommit()) {
+            return;
+        }
+        event.peer = peer;
+        event.local = local;
+        event.role = role(initiator);
+        event.reason = reason;
+        event.message = message;
+        event.octetsReceived = octetsReceived;
+        event.negotiationDuration = negotiationNanos;
+        event.commit();
+    }
+
     /** This side sent a Terminate. */
     public static void terminateSent(String peer, TerminateHeader terminate, String detail) {
         if (FlightRecorder.isInitialized()) {  // else no recording can be running: not even the event class is loaded
