@@ -28,6 +28,8 @@ public final class WireJudge {
 
     /** A capture Wireshark says lacks segments is taken again, at most this many times in all. */
     static final int CAPTURE_ATTEMPTS = 3;
+    /** The system property naming where captures the judge did not accept are kept. */
+    public static final String KEPT_CAPTURES_PROPERTY = "extsock.wire.captures";
     private static final long COMMAND_TIMEOUT_SECONDS = 600;
 
     private WireJudge() {
@@ -77,7 +79,8 @@ public final class WireJudge {
                 capture.stop();
                 dropped = capture.dropped();
             }
-            Verdict verdict = new Verdict(exitCode, output.toString(), analyse(pcap, port), history.toString());
+            CaptureAnalysis analysis = analyse(pcap, port);
+            Verdict verdict = new Verdict(exitCode, output.toString(), analysis, history.toString());
             boolean missed = dropped > 0 || verdict.findings().stream()
                     .anyMatch(f -> ForgivenExpertWarnings.captureMissedSegments(f.message().replaceFirst("^TCP: ", "")));
             // Traffic that checked its own bytes end to end (exit 0) went through a receiver that
@@ -88,11 +91,37 @@ public final class WireJudge {
             boolean undecodedYetVerified = verdict.exitCode() == 0 && verdict.findings().stream()
                     .anyMatch(f -> f.kind() == Finding.Kind.UNDECODED);
             if (!(missed || undecodedYetVerified) || attempt == CAPTURE_ATTEMPTS) {
-                return verdict;
+                if (verdict.passed()) {
+                    return verdict;
+                }
+                history.append("the failing capture is kept at ").append(keep(pcap, "failed")).append('\n');
+                return new Verdict(exitCode, output.toString(), analysis, history.toString());
             }
-            history.append("capture attempt ").append(attempt).append(" set aside: ").append(missed
+            history.append("capture attempt ").append(attempt).append(" set aside (kept at ")
+                    .append(keep(pcap, "set-aside-" + attempt)).append("): ").append(missed
                     ? "it missed segments (" + dropped + " packet(s) dropped by dumpcap)"
                     : "Wireshark left part of traffic that verified itself undecoded").append('\n');
+        }
+    }
+
+    /**
+     * Copies a capture the judge did not accept (a failing one, or one a retake set aside) where
+     * it outlives the test, which deletes its own: {@value #KEPT_CAPTURES_PROPERTY}, by default
+     * {@code target/wire-captures} of the module under test. A copy that cannot be made is
+     * reported in the verdict instead of failing it for a second reason.
+     *
+     * @return where the copy is, or why there is none
+     */
+    static String keep(Path pcap, String why) {
+        Path directory = Path.of(System.getProperty(KEPT_CAPTURES_PROPERTY, "target/wire-captures"));
+        String name = pcap.getFileName().toString().replaceFirst("\\.pcapng$", "");
+        Path copy = directory.resolve(name + "-" + why + "-" + System.currentTimeMillis() + ".pcapng");
+        try {
+            Files.createDirectories(directory);
+            Files.copy(pcap, copy);
+            return copy.toAbsolutePath().toString();
+        } catch (IOException e) {
+            return "nowhere: copying it to " + copy + " failed: " + e;
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -119,6 +120,32 @@ class WireJudgeIT {
         }
         assertEquals("", missing.toString(), report);
         assertTrue(report.contains("RESULT: FAIL"), report);
+    }
+
+    @Test
+    void aFailingCaptureIsKeptWhereTheTestDoesNotDeleteIt(@TempDir Path kept) throws Exception {
+        String before = System.getProperty(WireJudge.KEPT_CAPTURES_PROPERTY);
+        System.setProperty(WireJudge.KEPT_CAPTURES_PROPERTY, kept.toString());
+        Verdict verdict;
+        try {
+            verdict = capture("faulty");
+        } finally {
+            if (before == null) {
+                System.clearProperty(WireJudge.KEPT_CAPTURES_PROPERTY);
+            } else {
+                System.setProperty(WireJudge.KEPT_CAPTURES_PROPERTY, before);
+            }
+        }
+        String report = verdict.report();
+        assertFalse(verdict.passed(), report);
+        java.util.regex.Matcher named = java.util.regex.Pattern.compile("the failing capture is kept at (\\S+)")
+                .matcher(report);
+        assertTrue(named.find(), report);
+        Path copy = Path.of(named.group(1));
+        assertEquals(kept.toAbsolutePath(), copy.getParent(), report);
+        byte[] start = Files.readAllBytes(copy);
+        assertTrue(start.length > 4 && start[0] == 0x0A && start[1] == 0x0D && start[2] == 0x0D && start[3] == 0x0A,
+                "a pcapng file (section header block first): " + copy);
     }
 
     @Test
