@@ -74,8 +74,25 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     private static volatile Set<SocketOption<?>> supportedOptions;
 
+    /** Decides each connection's mode for a program unaware of extsock (the agent); or null. */
+    private final ConnectionPolicy policy;
+    /** The policy asked for a switch whose outcome it has not heard yet. */
+    private final java.util.concurrent.atomic.AtomicBoolean policyOutcomePending =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
     /** An implementation that connects directly. */
     public ChannelSocketImpl() {
+        this.policy = null;
+    }
+
+    /**
+     * An implementation that connects directly and lets the policy decide, once the connection
+     * is established, whether it switches to IWARP_MODE (see {@link ConnectionPolicy}).
+     *
+     * @param policy asked once per connection, told its outcome once
+     */
+    public ChannelSocketImpl(ConnectionPolicy policy) {
+        this.policy = Objects.requireNonNull(policy, "policy");
     }
 
     /**
@@ -88,6 +105,7 @@ public final class ChannelSocketImpl extends SocketImpl {
             throw new IllegalArgumentException("ExtendedSocket connects directly only; "
                     + proxy.type() + " proxies are not supported: " + proxy);
         }
+        this.policy = null;
     }
 
     @Override
@@ -121,6 +139,12 @@ public final class ChannelSocketImpl extends SocketImpl {
             port = remote.getPort();
             localport = ((InetSocketAddress) connection.getLocalAddress()).getPort();
             iwarpSettings.putAll(serverIwarpSettings);
+            try {
+                applyPolicy(false, connection);
+            } catch (IOException | RuntimeException e) {
+                connection.close();
+                throw e;
+            }
         }
         transport = new PassthroughTransport(connection);
         // The responder's negotiation waits for the first use of the socket, on the thread that
@@ -171,6 +195,12 @@ public final class ChannelSocketImpl extends SocketImpl {
             throw SocketErrors.asConnectError(e);
         } finally {
             InterruptShield.exit(interrupted);
+        }
+        try {
+            applyPolicy(true, ch);
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
         }
         switchToIwarpIfRequested(true, true);  // nothing was read or written yet
     }
@@ -228,6 +258,9 @@ public final class ChannelSocketImpl extends SocketImpl {
             closed = true;
             current = transport;
             ch = channel;
+        }
+        if (switchPending) {
+            reportPolicyOutcome(ConnectionPolicy.Outcome.FAILED, "closed before its first use, never switched");
         }
         if (current != null) {
             current.close();
@@ -524,13 +557,47 @@ public final class ChannelSocketImpl extends SocketImpl {
                 transport = attached.stream();
                 iwarpMode = true;
                 switchPending = false;
+                reportPolicyOutcome(ConnectionPolicy.Outcome.IWARP, "negotiated");
             } catch (IOException | RuntimeException e) {
                 switchPending = false;
+                reportPolicyOutcome(ConnectionPolicy.Outcome.FAILED, String.valueOf(e));
                 closeOwner(e);
                 throw e;
             }
         } finally {
             switchLock.unlock();
+        }
+    }
+
+    /**
+     * Asks the policy, if there is one, how the connection just established should run, and
+     * takes its iWARP options as if the application had set them.
+     */
+    private void applyPolicy(boolean initiator, SocketChannel ch) throws IOException {
+        if (policy == null) {
+            return;
+        }
+        Map<SocketOption<?>, Object> options = policy.optionsFor(
+                (InetSocketAddress) ch.getLocalAddress(), (InetSocketAddress) ch.getRemoteAddress(), initiator);
+        for (Map.Entry<SocketOption<?>, Object> option : options.entrySet()) {
+            if (!IwarpOptions.ALL.contains(option.getKey()) || !option.getKey().type().isInstance(option.getValue())) {
+                throw new IllegalArgumentException("a ConnectionPolicy sets iWARP options only, each with a value of"
+                        + " its type, not " + option.getKey() + " = " + option.getValue());
+            }
+            IwarpOptionValues.validate(option.getKey(), option.getValue());
+        }
+        iwarpSettings.putAll(options);
+        if (Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE))) {
+            policyOutcomePending.set(true);
+        } else {
+            policy.outcome(ConnectionPolicy.Outcome.PLAIN_TCP, "no switch asked for");
+        }
+    }
+
+    /** Tells the policy, once, how the switch it asked for turned out. */
+    private void reportPolicyOutcome(ConnectionPolicy.Outcome outcome, String detail) {
+        if (policyOutcomePending.compareAndSet(true, false)) {
+            policy.outcome(outcome, detail);
         }
     }
 
