@@ -28,11 +28,12 @@ final class ConnectionReport {
      * @param side      CONNECT for a connection this program made, ACCEPT for one it accepted
      * @param local     its local address
      * @param remote    its peer
-     * @param rule      what decided it: a rule's description, or "no rule matched"
+     * @param decidedBy what decided it: "by line N 'RULE'", or "no rule matched"
      * @param outcome   what became of it
      * @param detail    why, for a failure or fallback
      */
-    void record(Side side, InetSocketAddress local, InetSocketAddress remote, String rule, Outcome outcome, String detail) {
+    void record(Side side, InetSocketAddress local, InetSocketAddress remote, String decidedBy, Outcome outcome,
+            String detail) {
         String result;
         switch (outcome) {
             case IWARP:
@@ -58,7 +59,7 @@ final class ConnectionReport {
             String peer = side == Side.CONNECT
                     ? "connect to " + text(remote) + " from " + text(local)
                     : "accept from " + text(remote) + " on " + text(local);
-            out.println("extsock agent: " + peer + ": " + result + ", by " + rule);
+            out.println("extsock agent: " + peer + ": " + result + ", " + decidedBy);
         }
     }
 

@@ -35,7 +35,7 @@ final class RulePolicy implements ConnectionPolicy {
         this.remote = remote;
         // Outgoing connections are matched by where they go, incoming ones by where they arrived.
         Optional<Rule> rule = rules.firstMatch(side, initiator ? remote : local);
-        decidedBy = rule.map(Rule::describe).orElse("no rule matched");
+        decidedBy = rule.map(matched -> "by " + matched.describe()).orElse("no rule matched");
         return rule.isPresent() && rule.get().action() == Action.IWARP ? iwarpOptions : Map.of();
     }
 

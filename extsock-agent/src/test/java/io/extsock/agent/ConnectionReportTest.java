@@ -29,16 +29,16 @@ class ConnectionReportTest {
     @Test
     void debugPrintsOneLinePerConnectionAndInfoTheTotals() throws Exception {
         ConnectionReport report = report(LogLevel.DEBUG);
-        report.record(Side.CONNECT, at("127.0.0.1", 40000), at("127.0.0.1", 9092), "line 1 'iwarp connect * 9092'",
+        report.record(Side.CONNECT, at("127.0.0.1", 40000), at("127.0.0.1", 9092), "by line 1 'iwarp connect * 9092'",
                 Outcome.IWARP, "negotiated");
         report.record(Side.ACCEPT, at("::1", 9092), at("::1", 40001), "no rule matched", Outcome.PLAIN_TCP,
                 "no switch asked for");
-        report.record(Side.ACCEPT, at("127.0.0.1", 9092), at("127.0.0.1", 40002), "line 2 'iwarp accept * 9092'",
+        report.record(Side.ACCEPT, at("127.0.0.1", 9092), at("127.0.0.1", 40002), "by line 2 'iwarp accept * 9092'",
                 Outcome.FELL_BACK, "NOT_AN_IWARP_PEER");
         report.printSummary();
         assertEquals(String.join(System.lineSeparator(),
                 "extsock agent: connect to 127.0.0.1:9092 from 127.0.0.1:40000: iwarp, by line 1 'iwarp connect * 9092'",
-                "extsock agent: accept from [0:0:0:0:0:0:0:1]:40001 on [0:0:0:0:0:0:0:1]:9092: tcp, by no rule matched",
+                "extsock agent: accept from [0:0:0:0:0:0:0:1]:40001 on [0:0:0:0:0:0:0:1]:9092: tcp, no rule matched",
                 "extsock agent: accept from 127.0.0.1:40002 on 127.0.0.1:9092: fell back to tcp (NOT_AN_IWARP_PEER),"
                         + " by line 2 'iwarp accept * 9092'",
                 "extsock agent: 1 iwarp, 1 fell back to tcp, 1 tcp by rule", ""), printed());
@@ -48,7 +48,7 @@ class ConnectionReportTest {
     void failedSwitchesAreCountedAfterTheThreeTotalsOnlyWhenThereAreAny() throws Exception {
         ConnectionReport report = report(LogLevel.INFO);
         assertEquals("extsock agent: 0 iwarp, 0 fell back to tcp, 0 tcp by rule", report.summary());
-        report.record(Side.CONNECT, at("127.0.0.1", 40000), at("127.0.0.1", 9092), "line 1 'iwarp connect * 9092'",
+        report.record(Side.CONNECT, at("127.0.0.1", 40000), at("127.0.0.1", 9092), "by line 1 'iwarp connect * 9092'",
                 Outcome.FAILED, "io.extsock.IwarpNegotiationException: TIMEOUT");
         report.printSummary();
         assertEquals("extsock agent: 0 iwarp, 0 fell back to tcp, 0 tcp by rule, 1 failed" + System.lineSeparator(),
