@@ -139,12 +139,12 @@ public final class ChannelSocketImpl extends SocketImpl {
             port = remote.getPort();
             localport = ((InetSocketAddress) connection.getLocalAddress()).getPort();
             iwarpSettings.putAll(serverIwarpSettings);
-            try {
-                applyPolicy(false, connection);
-            } catch (IOException | RuntimeException e) {
-                connection.close();
-                throw e;
-            }
+        }
+        try {
+            applyPolicy(false, connection);
+        } catch (IOException | RuntimeException e) {
+            connection.close();
+            throw e;
         }
         transport = new PassthroughTransport(connection);
         // The responder's negotiation waits for the first use of the socket, on the thread that
