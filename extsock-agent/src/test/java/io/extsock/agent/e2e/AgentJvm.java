@@ -44,6 +44,14 @@ final class AgentJvm implements AutoCloseable {
      */
     static AgentJvm start(String agentArguments, List<Path> classPath, Path workDirectory, String mainClass,
             String... arguments) throws IOException {
+        return start(agentArguments, List.of(), classPath, workDirectory, mainClass, arguments);
+    }
+
+    /**
+     * @param jvmOptions options for the JVM before the class path ({@code -Dname=value})
+     */
+    static AgentJvm start(String agentArguments, List<String> jvmOptions, List<Path> classPath, Path workDirectory,
+            String mainClass, String... arguments) throws IOException {
         if (!Files.isRegularFile(AGENT_JAR)) {
             fail("no agent jar at " + AGENT_JAR.toAbsolutePath() + ": run the tests with mvn verify (after package)");
         }
@@ -53,6 +61,7 @@ final class AgentJvm implements AutoCloseable {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-javaagent:" + AGENT_JAR.toAbsolutePath() + "=" + agentArguments);
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(classPath.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)));
         command.add(mainClass);
@@ -117,6 +126,10 @@ final class AgentJvm implements AutoCloseable {
     int stop(Duration limit) throws IOException, InterruptedException {
         process.destroy();
         return awaitExit(limit);
+    }
+
+    long pid() {
+        return process.pid();
     }
 
     String stdout() throws IOException {
