@@ -24,7 +24,10 @@ public interface ConnectionPolicy {
         PLAIN_TCP,
         /** The switch to IWARP_MODE completed: the connection runs iWARP. */
         IWARP,
-        /** The switch was asked for but the connection carries on as plain TCP. */
+        /**
+         * The switch was asked for but the connection carries on as plain TCP: what a fallback
+         * (IwarpOptions.FALLBACK, still to come) reports; nothing does yet.
+         */
         FELL_BACK,
         /** The switch was asked for and failed (or never happened): the socket is closed. */
         FAILED
