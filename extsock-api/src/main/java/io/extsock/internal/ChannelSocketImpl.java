@@ -259,7 +259,8 @@ public final class ChannelSocketImpl extends SocketImpl {
             current = transport;
             ch = channel;
         }
-        if (switchPending) {
+        if (switchPending && !switchLock.isLocked()) {
+            // (A switch under way reports its own failure, with the reason.)
             reportPolicyOutcome(ConnectionPolicy.Outcome.FAILED, "closed before its first use, never switched");
         }
         if (current != null) {
