@@ -89,8 +89,25 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     private static volatile Set<SocketOption<?>> supportedOptions;
 
+    /** Decides each connection's mode for a program unaware of extsock (the agent); or null. */
+    private final ConnectionPolicy policy;
+    /** The policy asked for a switch whose outcome it has not heard yet. */
+    private final java.util.concurrent.atomic.AtomicBoolean policyOutcomePending =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
     /** An implementation that connects directly. */
     public ChannelSocketImpl() {
+        this.policy = null;
+    }
+
+    /**
+     * An implementation that connects directly and lets the policy decide, once the connection
+     * is established, whether it switches to IWARP_MODE (see {@link ConnectionPolicy}).
+     *
+     * @param policy asked once per connection, told its outcome once
+     */
+    public ChannelSocketImpl(ConnectionPolicy policy) {
+        this.policy = Objects.requireNonNull(policy, "policy");
     }
 
     /**
@@ -103,6 +120,7 @@ public final class ChannelSocketImpl extends SocketImpl {
             throw new IllegalArgumentException("ExtendedSocket connects directly only; "
                     + proxy.type() + " proxies are not supported: " + proxy);
         }
+        this.policy = null;
     }
 
     @Override
@@ -136,6 +154,12 @@ public final class ChannelSocketImpl extends SocketImpl {
             port = remote.getPort();
             localport = ((InetSocketAddress) connection.getLocalAddress()).getPort();
             iwarpSettings.putAll(serverIwarpSettings);
+        }
+        try {
+            applyPolicy(false, connection);
+        } catch (IOException | RuntimeException e) {
+            connection.close();
+            throw e;
         }
         transport = new PassthroughTransport(connection);
         // The responder's negotiation waits for the first use of the socket, on the thread that
@@ -187,6 +211,12 @@ public final class ChannelSocketImpl extends SocketImpl {
             throw SocketErrors.asConnectError(e);
         } finally {
             InterruptShield.exit(interrupted);
+        }
+        try {
+            applyPolicy(true, ch);
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
         }
         switchToIwarpIfRequested(true, true);  // nothing was read or written yet
     }
@@ -245,6 +275,10 @@ public final class ChannelSocketImpl extends SocketImpl {
             closed = true;
             current = transport;
             ch = channel;
+        }
+        if (switchPending && !switchLock.isLocked()) {
+            // (A switch under way reports its own failure, with the reason.)
+            reportPolicyOutcome(ConnectionPolicy.Outcome.FAILED, "closed before its first use, never switched");
         }
         if (current != null) {
             current.close();
@@ -552,10 +586,12 @@ public final class ChannelSocketImpl extends SocketImpl {
                 transport = attached.stream();
                 iwarpMode = true;
                 switchPending = false;
+                reportPolicyOutcome(ConnectionPolicy.Outcome.IWARP, "negotiated");
             } catch (NotAnIwarpPeerException plainPeer) {
                 switchEndedAsPlainTcp(initiator, plainPeer);
             } catch (IOException | RuntimeException e) {
                 switchPending = false;
+                reportPolicyOutcome(ConnectionPolicy.Outcome.FAILED, String.valueOf(e));
                 closeOwner(e);
                 throw e;
             }
@@ -573,15 +609,23 @@ public final class ChannelSocketImpl extends SocketImpl {
      * @throws IOException the reconnect's error; the socket is then closed
      */
     private void switchEndedAsPlainTcp(boolean initiator, NotAnIwarpPeerException plainPeer) throws IOException {
-        fallbackCause = plainPeer.negotiationFailure();
+        IwarpNegotiationException why = plainPeer.negotiationFailure();
+        fallbackCause = why;
         if (initiator) {
-            reconnectPlain(plainPeer.negotiationFailure());
+            try {
+                reconnectPlain(why);
+            } catch (IOException e) {
+                reportPolicyOutcome(ConnectionPolicy.Outcome.FAILED, "not an iWARP peer (" + why.reason()
+                        + "), and the plain reconnect failed: " + e);
+                throw e;
+            }
         } else {
             transport = PrefixedTransport.of(transport, plainPeer.receivedOctets());
         }
         // Only now: a thread that finds no switch pending uses the transport at once.
         iwarpSettings.remove(IwarpOptions.IWARP_MODE);
         switchPending = false;
+        reportPolicyOutcome(ConnectionPolicy.Outcome.FELL_BACK, why.reason() + ": " + why.getMessage());
     }
 
     /**
@@ -639,6 +683,38 @@ public final class ChannelSocketImpl extends SocketImpl {
      */
     public Optional<IwarpNegotiationException> iwarpFallbackCause() {
         return Optional.ofNullable(fallbackCause);
+    }
+
+    /**
+     * Asks the policy, if there is one, how the connection just established should run, and
+     * takes its iWARP options as if the application had set them.
+     */
+    private void applyPolicy(boolean initiator, SocketChannel ch) throws IOException {
+        if (policy == null) {
+            return;
+        }
+        Map<SocketOption<?>, Object> options = policy.optionsFor(
+                (InetSocketAddress) ch.getLocalAddress(), (InetSocketAddress) ch.getRemoteAddress(), initiator);
+        for (Map.Entry<SocketOption<?>, Object> option : options.entrySet()) {
+            if (!IwarpOptions.ALL.contains(option.getKey()) || !option.getKey().type().isInstance(option.getValue())) {
+                throw new IllegalArgumentException("a ConnectionPolicy sets iWARP options only, each with a value of"
+                        + " its type, not " + option.getKey() + " = " + option.getValue());
+            }
+            IwarpOptionValues.validate(option.getKey(), option.getValue());
+        }
+        iwarpSettings.putAll(options);
+        if (Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE))) {
+            policyOutcomePending.set(true);
+        } else {
+            policy.outcome(ConnectionPolicy.Outcome.PLAIN_TCP, "no switch asked for");
+        }
+    }
+
+    /** Tells the policy, once, how the switch it asked for turned out. */
+    private void reportPolicyOutcome(ConnectionPolicy.Outcome outcome, String detail) {
+        if (policyOutcomePending.compareAndSet(true, false)) {
+            policy.outcome(outcome, detail);
+        }
     }
 
     /** Completes the deferred switch of an accepted connection, once, on first use. */

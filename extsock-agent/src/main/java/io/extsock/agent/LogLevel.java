@@ -1,0 +1,11 @@
+package io.extsock.agent;
+
+/** What the agent prints on standard error. */
+public enum LogLevel {
+    /** Nothing. */
+    OFF,
+    /** One line at exit: how many connections ran iWARP, fell back, stayed TCP by rule. */
+    INFO,
+    /** INFO, and one line per connection: its peer, what became of it, and why. */
+    DEBUG
+}
