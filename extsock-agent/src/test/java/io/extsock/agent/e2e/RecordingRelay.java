@@ -26,13 +26,11 @@ import java.util.concurrent.TimeUnit;
 final class RecordingRelay implements AutoCloseable {
 
     /** The key that opens an MPA Request frame (RFC 5044, 7.1). */
-    static final String MPA_REQUEST_KEY = "MPA ID Req Frame";
+    static final String MPA_REQUEST_KEY = MpaRequestFrame.KEY;
     /** The key that opens an MPA Reply frame. */
     static final String MPA_REPLY_KEY = "MPA ID Rep Frame";
 
     private static final int RECORDED = 4096;
-    /** An MPA frame's fixed part: key (16), flags and revision (2), private data length (2). */
-    private static final int MPA_HEADER = 20;
 
     private final ServerSocket listener;
     private final int serverPort;
@@ -151,22 +149,7 @@ final class RecordingRelay implements AutoCloseable {
          * @throws InterruptedException if interrupted while waiting for the client's side to end
          */
         boolean clientSentAnMpaRequestAlone() throws InterruptedException {
-            byte[] sent = fromClient.awaitEnd();
-            if (sent.length < MPA_HEADER || !new String(sent, 0, 16, StandardCharsets.ISO_8859_1).equals(MPA_REQUEST_KEY)) {
-                return false;
-            }
-            int privateDataLength = (sent[18] & 0xFF) << 8 | sent[19] & 0xFF;
-            return fromClient.total() == MPA_HEADER + privateDataLength;
-        }
-
-        /**
-         * The octets the client sent, as ASCII, once its side of the connection ended (the first
-         * 4096 of them).
-         *
-         * @throws InterruptedException if interrupted while waiting for the client's side to end
-         */
-        String clientSent() throws InterruptedException {
-            return new String(fromClient.awaitEnd(), StandardCharsets.ISO_8859_1);
+            return MpaRequestFrame.isAlone(fromClient.awaitEnd(), fromClient.total());
         }
     }
 
