@@ -1,5 +1,7 @@
 package io.extsock.agent;
 
+import io.extsock.IwarpOptions;
+import io.extsock.internal.IwarpOptionValues;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Locale;
@@ -7,22 +9,26 @@ import java.util.Set;
 
 /**
  * The agent's arguments, as given after {@code -javaagent:extsock-agent.jar=}: {@code
- * rules=FILE[,log=off|info|debug][,fallback=on|off]}, in any order, each at most once. The rules
- * file is required; log defaults to off and fallback to on. A comma separates arguments, so the
- * path of the rules file cannot hold one.
+ * rules=FILE[,log=off|info|debug][,fallback=on|off][,fallback-wait=MS]}, in any order, each at
+ * most once. The rules file is required; log defaults to off, fallback to on and fallback-wait to
+ * {@code IwarpOptions.FALLBACK_WAIT}'s default. A comma separates arguments, so the path of the
+ * rules file cannot hold one.
  */
 public final class AgentArguments {
 
-    static final String USAGE = "-javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off]";
+    static final String USAGE =
+            "-javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off][,fallback-wait=MS]";
 
     private final Path rulesFile;
     private final LogLevel log;
     private final boolean fallback;
+    private final int fallbackWaitMillis;
 
-    private AgentArguments(Path rulesFile, LogLevel log, boolean fallback) {
+    private AgentArguments(Path rulesFile, LogLevel log, boolean fallback, int fallbackWaitMillis) {
         this.rulesFile = rulesFile;
         this.log = log;
         this.fallback = fallback;
+        this.fallbackWaitMillis = fallbackWaitMillis;
     }
 
     /**
@@ -37,6 +43,7 @@ public final class AgentArguments {
         Path rulesFile = null;
         LogLevel log = LogLevel.OFF;
         boolean fallback = true;
+        int fallbackWaitMillis = IwarpOptionValues.defaultValue(IwarpOptions.FALLBACK_WAIT);
         Set<String> seen = new HashSet<>();
         for (String argument : text.split(",", -1)) {
             int equals = argument.indexOf('=');
@@ -61,15 +68,18 @@ public final class AgentArguments {
                 case "fallback":
                     fallback = onOrOff(value);
                     break;
+                case "fallback-wait":
+                    fallbackWaitMillis = milliseconds(name, value);
+                    break;
                 default:
-                    throw new AgentConfigurationException("unknown argument '" + name + "': expected rules, log or fallback, "
-                            + USAGE);
+                    throw new AgentConfigurationException("unknown argument '" + name
+                            + "': expected rules, log, fallback or fallback-wait, " + USAGE);
             }
         }
         if (rulesFile == null) {
             throw new AgentConfigurationException("no rules file: add rules=FILE, " + USAGE);
         }
-        return new AgentArguments(rulesFile, log, fallback);
+        return new AgentArguments(rulesFile, log, fallback, fallbackWaitMillis);
     }
 
     private static LogLevel logLevel(String value) throws AgentConfigurationException {
@@ -94,6 +104,21 @@ public final class AgentArguments {
         }
     }
 
+    /** A whole number of milliseconds, at least 1 (as the iWARP options' waits take them). */
+    private static int milliseconds(String name, String value) throws AgentConfigurationException {
+        int millis;
+        try {
+            millis = value.matches("[0-9]+") ? Integer.parseInt(value) : -1;
+        } catch (NumberFormatException tooLarge) {
+            millis = -1;
+        }
+        if (millis < 1) {
+            throw new AgentConfigurationException("bad value '" + name + "=" + value
+                    + "': expected milliseconds, a whole number from 1 to " + Integer.MAX_VALUE);
+        }
+        return millis;
+    }
+
     /** @return the rules file */
     public Path rulesFile() {
         return rulesFile;
@@ -106,12 +131,23 @@ public final class AgentArguments {
 
     /**
      * Whether a connection under an iwarp rule whose peer turns out not to be an iWARP peer
-     * should carry on as plain TCP. Kept for {@code IwarpOptions.FALLBACK}, which is not there
-     * yet: see {@link ConvertedSocketOptions}.
+     * carries on as plain TCP ({@code IwarpOptions.FALLBACK}) or fails: see {@link
+     * ConvertedSocketOptions}.
      *
      * @return true for fallback=on (the default)
      */
     public boolean fallback() {
         return fallback;
+    }
+
+    /**
+     * How long a connection under an iwarp rule waits for its peer's MPA key before it takes a
+     * silent peer for a plain one ({@code IwarpOptions.FALLBACK_WAIT}): then it falls back, or
+     * with fallback=off fails.
+     *
+     * @return milliseconds, at least 1
+     */
+    public int fallbackWaitMillis() {
+        return fallbackWaitMillis;
     }
 }

@@ -5,7 +5,8 @@ import io.extsock.internal.IwarpProviders;
 import java.lang.instrument.Instrumentation;
 
 /**
- * The java agent: {@code java -javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off] ...}.
+ * The java agent: {@code java
+ * -javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off][,fallback-wait=MS] ...}.
  * Before the program's main method runs, it reads the rules and installs socket factories that
  * make every {@code java.net.Socket} and {@code ServerSocket} an extsock one, switched to
  * IWARP_MODE or left plain TCP connection by connection as the rules say.

@@ -16,14 +16,18 @@ class AgentArgumentsTest {
         assertEquals(Path.of("/etc/extsock.rules"), arguments.rulesFile());
         assertEquals(LogLevel.OFF, arguments.log());
         assertEquals(true, arguments.fallback());
+        assertEquals(1000, arguments.fallbackWaitMillis(), "IwarpOptions.FALLBACK_WAIT's default");
     }
 
     @Test
     void argumentsComeInAnyOrder() throws AgentConfigurationException {
-        AgentArguments arguments = AgentArguments.parse("fallback=off,log=debug,rules=relative/rules.txt");
+        AgentArguments arguments = AgentArguments.parse("fallback=off,log=debug,fallback-wait=250,rules=relative/rules.txt");
         assertEquals(Path.of("relative/rules.txt"), arguments.rulesFile());
         assertEquals(LogLevel.DEBUG, arguments.log());
         assertEquals(false, arguments.fallback());
+        assertEquals(250, arguments.fallbackWaitMillis());
+        assertEquals(1, AgentArguments.parse("rules=r,fallback-wait=1").fallbackWaitMillis());
+        assertEquals(Integer.MAX_VALUE, AgentArguments.parse("rules=r,fallback-wait=2147483647").fallbackWaitMillis());
         assertEquals(LogLevel.INFO, AgentArguments.parse("rules=r,log=info").log());
         assertEquals(LogLevel.OFF, AgentArguments.parse("rules=r,log=off").log());
         assertEquals(true, AgentArguments.parse("rules=r,fallback=on").fallback());
@@ -39,17 +43,23 @@ class AgentArgumentsTest {
 
     @ParameterizedTest(name = "[{index}] {0}")
     @CsvSource(delimiter = ';', quoteCharacter = '"', value = {
-        "log=info                  ; no rules file: add rules=FILE, -javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off]",
+        "log=info                  ; no rules file: add rules=FILE, -javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off][,fallback-wait=MS]",
         "rules=                    ; argument 'rules=' names no file",
         "rules=a,rules=b           ; argument 'rules' is given twice",
         "rules=a,log=loud          ; bad value 'log=loud': expected off, info or debug",
         "rules=a,log=INFO          ; bad value 'log=INFO': expected off, info or debug",
         "rules=a,fallback=yes      ; bad value 'fallback=yes': expected on or off",
         "rules=a,fallback=         ; bad value 'fallback=': expected on or off",
-        "rules=a,verbose=true      ; unknown argument 'verbose': expected rules, log or fallback, -javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off]",
-        "rules=a,                  ; bad argument '': expected NAME=VALUE, -javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off]",
-        "rules                     ; bad argument 'rules': expected NAME=VALUE, -javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off]",
-        "=a                        ; bad argument '=a': expected NAME=VALUE, -javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off]",
+        "rules=a,fallback-wait=0   ; bad value 'fallback-wait=0': expected milliseconds, a whole number from 1 to 2147483647",
+        "rules=a,fallback-wait=-5  ; bad value 'fallback-wait=-5': expected milliseconds, a whole number from 1 to 2147483647",
+        "rules=a,fallback-wait=1s  ; bad value 'fallback-wait=1s': expected milliseconds, a whole number from 1 to 2147483647",
+        "rules=a,fallback-wait=    ; bad value 'fallback-wait=': expected milliseconds, a whole number from 1 to 2147483647",
+        "rules=a,fallback-wait=2147483648 ; bad value 'fallback-wait=2147483648': expected milliseconds, a whole number from 1 to 2147483647",
+        "rules=a,fallback-wait=1,fallback-wait=2 ; argument 'fallback-wait' is given twice",
+        "rules=a,verbose=true      ; unknown argument 'verbose': expected rules, log, fallback or fallback-wait, -javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off][,fallback-wait=MS]",
+        "rules=a,                  ; bad argument '': expected NAME=VALUE, -javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off][,fallback-wait=MS]",
+        "rules                     ; bad argument 'rules': expected NAME=VALUE, -javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off][,fallback-wait=MS]",
+        "=a                        ; bad argument '=a': expected NAME=VALUE, -javaagent:extsock-agent.jar=rules=FILE[,log=off|info|debug][,fallback=on|off][,fallback-wait=MS]",
     })
     void eachBadArgumentIsNamed(String text, String message) {
         AgentConfigurationException e = assertThrows(AgentConfigurationException.class, () -> AgentArguments.parse(text));

@@ -34,14 +34,18 @@ class ConnectionReportTest {
         report.record(Side.ACCEPT, at("::1", 9092), at("::1", 40001), "no rule matched", Outcome.PLAIN_TCP,
                 "no switch asked for");
         report.record(Side.ACCEPT, at("127.0.0.1", 9092), at("127.0.0.1", 40002), "by line 2 'iwarp accept * 9092'",
-                Outcome.FELL_BACK, "NOT_AN_IWARP_PEER");
+                Outcome.FELL_BACK, "IWARP_MODE negotiation failed (NOT_AN_IWARP_PEER): ...");
+        report.record(Side.CONNECT, at("127.0.0.1", 40003), at("127.0.0.1", 9093), "by line 3 'iwarp connect * 9093'",
+                Outcome.FELL_BACK, "IWARP_MODE negotiation failed (TIMEOUT): ...; reconnected from 127.0.0.1:40004");
         report.printSummary();
         assertEquals(String.join(System.lineSeparator(),
                 "extsock agent: connect to 127.0.0.1:9092 from 127.0.0.1:40000: iwarp, by line 1 'iwarp connect * 9092'",
                 "extsock agent: accept from [0:0:0:0:0:0:0:1]:40001 on [0:0:0:0:0:0:0:1]:9092: tcp, no rule matched",
-                "extsock agent: accept from 127.0.0.1:40002 on 127.0.0.1:9092: fell back to tcp (NOT_AN_IWARP_PEER),"
-                        + " by line 2 'iwarp accept * 9092'",
-                "extsock agent: 1 iwarp, 1 fell back to tcp, 1 tcp by rule", ""), printed());
+                "extsock agent: accept from 127.0.0.1:40002 on 127.0.0.1:9092: fell back to tcp (IWARP_MODE negotiation"
+                        + " failed (NOT_AN_IWARP_PEER): ...), by line 2 'iwarp accept * 9092'",
+                "extsock agent: connect to 127.0.0.1:9093 from 127.0.0.1:40003: fell back to tcp (IWARP_MODE negotiation"
+                        + " failed (TIMEOUT): ...; reconnected from 127.0.0.1:40004), by line 3 'iwarp connect * 9093'",
+                "extsock agent: 1 iwarp, 2 fell back to tcp, 1 tcp by rule", ""), printed());
     }
 
     @Test

@@ -611,9 +611,12 @@ public final class ChannelSocketImpl extends SocketImpl {
     private void switchEndedAsPlainTcp(boolean initiator, NotAnIwarpPeerException plainPeer) throws IOException {
         IwarpNegotiationException why = plainPeer.negotiationFailure();
         fallbackCause = why;
+        String detail = why.getMessage();
         if (initiator) {
             try {
-                reconnectPlain(why);
+                InetSocketAddress reconnectedFrom = reconnectPlain(why);
+                // The policy heard of the first connection's addresses; the stream runs on this one.
+                detail += "; reconnected from " + hostAndPort(reconnectedFrom);
             } catch (IOException e) {
                 reportPolicyOutcome(ConnectionPolicy.Outcome.FAILED, "not an iWARP peer (" + why.reason()
                         + "), and the plain reconnect failed: " + e);
@@ -625,14 +628,22 @@ public final class ChannelSocketImpl extends SocketImpl {
         // Only now: a thread that finds no switch pending uses the transport at once.
         iwarpSettings.remove(IwarpOptions.IWARP_MODE);
         switchPending = false;
-        reportPolicyOutcome(ConnectionPolicy.Outcome.FELL_BACK, why.reason() + ": " + why.getMessage());
+        reportPolicyOutcome(ConnectionPolicy.Outcome.FELL_BACK, detail);
+    }
+
+    /** An address as {@code 127.0.0.1:40000} or {@code [::1]:40000}. */
+    private static String hostAndPort(InetSocketAddress address) {
+        String host = address.getAddress().getHostAddress();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + address.getPort();
     }
 
     /**
      * Connects a new channel to the same peer, with the options the application set and from
      * the local address it bound (on a new ephemeral port: the old one may linger in TIME_WAIT).
+     *
+     * @return the new connection's local address
      */
-    private void reconnectPlain(IwarpNegotiationException why) throws IOException {
+    private InetSocketAddress reconnectPlain(IwarpNegotiationException why) throws IOException {
         SocketChannel fresh = null;
         boolean interrupted = InterruptShield.enter();
         try {
@@ -654,8 +665,10 @@ public final class ChannelSocketImpl extends SocketImpl {
                     throw new SocketException(SocketErrors.SOCKET_CLOSED);
                 }
                 channel = fresh;
-                localport = ((InetSocketAddress) fresh.getLocalAddress()).getPort();
+                InetSocketAddress reconnected = (InetSocketAddress) fresh.getLocalAddress();
+                localport = reconnected.getPort();
                 transport = new PassthroughTransport(fresh);
+                return reconnected;
             }
         } catch (IOException e) {
             if (fresh != null) {

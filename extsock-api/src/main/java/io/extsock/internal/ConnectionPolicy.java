@@ -50,7 +50,10 @@ public interface ConnectionPolicy {
      * How the connection turned out; called once, after {@link #optionsFor}.
      *
      * @param outcome what became of the connection
-     * @param detail  why, in words: for {@code FAILED} and {@code FELL_BACK} the error
+     * @param detail  why, in words: for {@code FAILED} the error; for {@code FELL_BACK} the
+     *                negotiation failure's message and, for a connection this side made, {@code
+     *                "; reconnected from ADDRESS:PORT"}: the plain connection that carries the
+     *                stream now, not the one {@link #optionsFor} was asked about
      */
     void outcome(Outcome outcome, String detail);
 }

@@ -18,8 +18,9 @@ import java.util.zip.ZipFile;
 /**
  * A program in a JVM of its own, started as a user would start it under the agent: {@code java
  * -javaagent:target/extsock-agent.jar=ARGS -cp CLASSPATH MAIN ARGS...}, with the test JVM's own
- * java. Its class path holds no extsock (checked): extsock reaches it through the agent jar alone.
- * Standard output and error go to files, read while it runs and after it ends.
+ * java; or without the agent ({@link #withoutAgent}), for a plain peer. Its class path holds no
+ * extsock (checked): extsock reaches it through the agent jar alone. Standard output and error go
+ * to files, read while it runs and after it ends.
  */
 final class AgentJvm implements AutoCloseable {
 
@@ -55,12 +56,33 @@ final class AgentJvm implements AutoCloseable {
         if (!Files.isRegularFile(AGENT_JAR)) {
             fail("no agent jar at " + AGENT_JAR.toAbsolutePath() + ": run the tests with mvn verify (after package)");
         }
+        List<String> options = new ArrayList<>();
+        options.add("-javaagent:" + AGENT_JAR.toAbsolutePath() + "=" + agentArguments);
+        options.addAll(jvmOptions);
+        return launch(options, classPath, workDirectory, mainClass, arguments);
+    }
+
+    /** The program as it runs without the agent: plain java.net sockets, the other end of a fallback. */
+    static AgentJvm withoutAgent(List<Path> classPath, Path workDirectory, String mainClass, String... arguments)
+            throws IOException {
+        return withoutAgent(List.of(), classPath, workDirectory, mainClass, arguments);
+    }
+
+    /**
+     * @param jvmOptions options for the JVM before the class path ({@code -Dname=value})
+     */
+    static AgentJvm withoutAgent(List<String> jvmOptions, List<Path> classPath, Path workDirectory, String mainClass,
+            String... arguments) throws IOException {
+        return launch(jvmOptions, classPath, workDirectory, mainClass, arguments);
+    }
+
+    private static AgentJvm launch(List<String> jvmOptions, List<Path> classPath, Path workDirectory, String mainClass,
+            String... arguments) throws IOException {
         for (Path entry : classPath) {
             assertFalse(holdsExtsock(entry), entry + " holds extsock: the program must get it from the agent alone");
         }
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-javaagent:" + AGENT_JAR.toAbsolutePath() + "=" + agentArguments);
         command.addAll(jvmOptions);
         command.add("-cp");
         command.add(classPath.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator)));

@@ -43,6 +43,13 @@ class AgentStartFailureIT {
                 "extsock agent: bad value 'fallback=maybe': expected on or off");
     }
 
+    @Test
+    void aBadFallbackWaitStopsTheJvmNamingIt() throws Exception {
+        Path rules = Files.write(directory.resolve("good.rules"), List.of("iwarp connect * *"));
+        assertStopsWith("rules=" + rules + ",fallback-wait=1s",
+                "extsock agent: bad value 'fallback-wait=1s': expected milliseconds, a whole number from 1 to 2147483647");
+    }
+
     private void assertStopsWith(String agentArguments, String line) throws IOException, InterruptedException {
         int port = H2UnderAgentIT.freePort();
         try (AgentJvm jvm = AgentJvm.start(agentArguments, List.of(AgentJvm.locationOf(org.h2.Driver.class)), directory,

@@ -1,6 +1,7 @@
 package io.extsock.core.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -37,6 +38,8 @@ class ConnectionPolicyTest {
 
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
     private static final Map<SocketOption<?>, Object> IWARP = Map.of(IwarpOptions.IWARP_MODE, Boolean.TRUE);
+    private static final Map<SocketOption<?>, Object> IWARP_OR_TCP = Map.of(IwarpOptions.IWARP_MODE, Boolean.TRUE,
+            IwarpOptions.FALLBACK, Boolean.TRUE);
 
     /** Answers with fixed options and records what it was asked and told. */
     private static final class RecordingPolicy implements ConnectionPolicy {
@@ -141,6 +144,54 @@ class ConnectionPolicyTest {
             assertEquals(IwarpNegotiationException.Reason.NOT_AN_IWARP_PEER, e.reason());
             assertEquals(List.of("FAILED: " + e), policy.told);
             plainPeer.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void anInitiatorThatFellBackIsToldWhyAndFromWhereItReconnected() throws Exception {
+        RecordingPolicy policy = new RecordingPolicy(IWARP_OR_TCP);
+        try (ServerSocket server = new ServerSocket(0, 50, LOOPBACK)) {
+            // A plain server that greets each connection first: the first one carries the MPA Request.
+            CompletableFuture<Integer> firstClientPort = CompletableFuture.supplyAsync(() -> {
+                try (Socket first = server.accept()) {
+                    first.getOutputStream().write("220 ready\r\n".getBytes(StandardCharsets.US_ASCII));
+                    InputStream in = first.getInputStream();
+                    while (in.read() >= 0) {
+                        // until the extsock end gives this connection up
+                    }
+                    return first.getPort();
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            try (Socket client = connect(policy, server.getLocalPort());
+                 Socket second = server.accept()) {
+                int first = firstClientPort.get(10, TimeUnit.SECONDS);
+                assertEquals(List.of("connect " + first + " " + server.getLocalPort()), policy.asked);
+                assertEquals(List.of("FELL_BACK: IWARP_MODE negotiation failed (NOT_AN_IWARP_PEER): the peer's first octets"
+                        + " are not the key of an MPA Reply (\"MPA ID Rep Frame\"): \"220 ready\\r\\n\" (32 32 30 20 72 65 61 64 79 0d 0a); the"
+                        + " connection carried no stream before the switch, so nothing else may come first; reconnected from"
+                        + " 127.0.0.1:" + client.getLocalPort()), policy.told);
+                assertFalse(client.getOption(IwarpOptions.IWARP_MODE));
+                assertEquals(second.getPort(), client.getLocalPort(), "the stream runs on the second connection");
+            }
+            assertEquals(1, policy.told.size(), "nothing more at close");
+        }
+    }
+
+    @Test
+    void anAcceptedConnectionWhosePlainClientSpeaksFirstIsToldItFellBack() throws Exception {
+        RecordingPolicy policy = new RecordingPolicy(IWARP_OR_TCP);
+        try (PolicyServerSocket server = new PolicyServerSocket();
+             Socket client = new Socket(LOOPBACK, server.getLocalPort())) {
+            client.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+            try (Socket accepted = server.accept(policy)) {
+                assertEquals("hello", new String(accepted.getInputStream().readNBytes(5), StandardCharsets.US_ASCII));
+                assertEquals(List.of("FELL_BACK: IWARP_MODE negotiation failed (NOT_AN_IWARP_PEER): the peer's first octets"
+                        + " are not the key of an MPA Request (\"MPA ID Req Frame\"): \"hello\" (68 65 6c 6c 6f); the connection"
+                        + " carried no stream before the switch, so nothing else may come first"), policy.told);
+            }
+            assertEquals(1, policy.told.size(), "nothing more at close");
         }
     }
 
