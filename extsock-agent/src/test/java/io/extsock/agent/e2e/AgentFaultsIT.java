@@ -120,8 +120,8 @@ class AgentFaultsIT {
         // Its whole key came: it is an iWARP peer, and a plain reconnect would find the same.
         try (FaultServer server = new FaultServer(FaultServer.FirstConnection.WHOLE_REPLY_KEY)) {
             AgentJvm client = runClient("fallback=on", server.port(), PROGRAM_TIMEOUT_MILLIS);
-            assertFailed(client, server, "IWARP_MODE negotiation failed (NOT_AN_IWARP_PEER): the peer closed the"
-                    + " connection before its MPA Reply; it sent \"MPA ID Rep Frame\"");
+            assertFailed(client, server, "IWARP_MODE negotiation failed (CONNECTION_CLOSED): the peer closed the"
+                    + " connection in the middle of its MPA Reply; it sent \"MPA ID Rep Frame\"");
         }
     }
 

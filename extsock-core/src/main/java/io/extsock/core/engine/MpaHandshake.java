@@ -69,6 +69,8 @@ final class MpaHandshake {
 
     private byte[] received = new byte[4096];
     private int length;
+    /** The peer's MPA key arrived whole: it is an MPA peer, whatever happens next. */
+    private boolean keyReceived;
 
     private MpaHandshake(SocketChannel channel, MpaPreferences preferences, int timeoutMillis,
                          int maxStreamBytesBeforeFrame, int fallbackWaitMillis) throws IOException {
@@ -144,6 +146,7 @@ final class MpaHandshake {
         } catch (IwarpNegotiationException notAnMpaPeer) {
             throw fallbackOr(notAnMpaPeer);
         }
+        keyReceived = true;
         MpaFrameParser parser = new MpaFrameParser(expected);
         int parsedUpTo = key.index();
         while (true) {
@@ -230,6 +233,10 @@ final class MpaHandshake {
             throw connectionFailed(e, "before its MPA " + expected);
         }
         if (n < 0) {
+            if (keyReceived) {  // an MPA peer, gone in the middle of its frame
+                throw new IwarpNegotiationException(Reason.CONNECTION_CLOSED, "the peer closed the connection in"
+                        + " the middle of its MPA " + expected + "; it sent " + printable(0), null);
+            }
             throw new IwarpNegotiationException(length == 0 ? Reason.CONNECTION_CLOSED : Reason.NOT_AN_IWARP_PEER,
                     "the peer closed the connection before its MPA " + expected
                             + (length == 0 ? " (is it in IWARP_MODE?)" : "; it sent " + printable(0)), null);
