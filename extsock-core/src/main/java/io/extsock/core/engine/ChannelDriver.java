@@ -106,8 +106,16 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private final AtomicInteger parkedWaiters = new AtomicInteger();
     private final ReentrantLock parkLock = new ReentrantLock();
     private final Condition parked = parkLock.newCondition();
-    /** When the last waiter left, for the hand-back; only meaningful while no thread waits. */
-    private volatile long lastWaiterLeft;
+    /**
+     * Counts the waits begun (platform threads), for the hand-back: the progress thread takes
+     * reading back once a tick finds it unchanged for {@link #HANDBACK_NANOS}. A count, not a
+     * clock read per wait: each read of the clock cost a system-call-sized slice of a round trip.
+     * Racy increments only ever change it, which is all the tick asks.
+     */
+    private volatile int waitsBegun;
+    /** Progress thread: {@link #waitsBegun} as its tick last saw it, and since when nothing changed. */
+    private int waitsSeen;
+    private long quietSince;
     /** The waiting thread's own Selector on this channel, made on first use; receive lock. */
     private Selector inlineSelector;
     private volatile boolean inlineSelecting;
@@ -342,14 +350,19 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
         boolean interrupted = Thread.interrupted();
         waiters.incrementAndGet();
+        waitsBegun++;
         try {
             if (engineReads) {
                 stopEngineReads();
             }
+            // Checked above; each way on below looks again before it blocks (receiveInline
+            // before its select, the monitor wait before waiting).
+            boolean checked = true;
             while (true) {
-                if (condition.getAsBoolean()) {
+                if (!checked && condition.getAsBoolean()) {
                     return true;
                 }
+                checked = false;
                 if (endedAndSettled()) {
                     return condition.getAsBoolean();
                 }
@@ -390,9 +403,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 }
             }
         } finally {
-            if (waiters.decrementAndGet() == 0) {
-                lastWaiterLeft = System.nanoTime();
-            }
+            waiters.decrementAndGet();
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -565,18 +576,31 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         if (!engineReads && waiters.get() > 0 && key != null && key.isValid()) {
             key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
         }
+        if (!watchedForHandback) {
+            waitsSeen = waitsBegun;
+            quietSince = System.nanoTime();  // the quiet is counted from here at the earliest
+        }
         progress.watchHandback(this);
     }
 
     /**
      * Called by the progress thread on its tick: takes reading back once no application thread
-     * has waited for a while. Returns whether the connection still needs the tick.
+     * has waited for {@link #HANDBACK_NANOS} (between one and two ticks' worth after the last
+     * wait). Returns whether the connection still needs the tick.
+     *
+     * @param now the tick's time ({@link System#nanoTime}), read once for all connections
      */
-    boolean handbackIfIdle() {
+    boolean handbackIfIdle(long now) {
         if (closed || engineReads) {
             return false;
         }
-        if (waiters.get() > 0 || System.nanoTime() - lastWaiterLeft < HANDBACK_NANOS) {
+        int begun = waitsBegun;
+        if (waiters.get() > 0 || begun != waitsSeen) {
+            waitsSeen = begun;
+            quietSince = now;
+            return true;
+        }
+        if (now - quietSince < HANDBACK_NANOS) {
             return true;
         }
         engineReads = true;

@@ -83,10 +83,14 @@ final class ProgressThread implements Runnable {
 
     /** Ticks the connections handing back: keeps, in order, those that still need the tick. */
     private void tickHandbacks() {
+        if (handingBack.isEmpty()) {
+            return;
+        }
+        long now = System.nanoTime();
         int kept = 0;
         for (int i = 0; i < handingBack.size(); i++) {
             ChannelDriver connection = handingBack.get(i);
-            if (connection.handbackIfIdle()) {
+            if (connection.handbackIfIdle(now)) {
                 handingBack.set(kept++, connection);
             } else {
                 connection.watchedForHandback = false;
