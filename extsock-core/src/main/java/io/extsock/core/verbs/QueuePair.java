@@ -135,25 +135,38 @@ public final class QueuePair {
      */
     void postSend(SendWork work, boolean transmitNow) throws QueuePairClosedException {
         synchronized (lock) {
-            if (state != QueuePairState.CONNECTED) {
+            try {
+                requireSendQueueRoom();
+            } catch (QueuePairClosedException | IllegalStateException refused) {
                 pools.recycle(work);
-                throw new QueuePairClosedException(failure);
+                throw refused;
             }
-            if (inFlight.size() >= SEND_QUEUE_DEPTH) {
-                pools.recycle(work);
-                throw new IllegalStateException("send queue full: " + SEND_QUEUE_DEPTH
-                        + " requests outstanding; wait for completions before posting more");
-            }
-            inFlight.add(work);
-            if (work.done) {
-                // Failed local checks: it completes in its turn, nothing goes on the wire.
-                deliverSendCompletions();
-            } else {
-                unframed.add(work);
-            }
+            queueSend(work);
         }
         if (transmitNow) {
             driver.transmitPending();
+        }
+    }
+
+    /** Under the lock: that a request may be posted now. */
+    private void requireSendQueueRoom() throws QueuePairClosedException {
+        if (state != QueuePairState.CONNECTED) {
+            throw new QueuePairClosedException(failure);
+        }
+        if (inFlight.size() >= SEND_QUEUE_DEPTH) {
+            throw new IllegalStateException("send queue full: " + SEND_QUEUE_DEPTH
+                    + " requests outstanding; wait for completions before posting more");
+        }
+    }
+
+    /** Under the lock: a request joins the send queue. */
+    private void queueSend(SendWork work) {
+        inFlight.add(work);
+        if (work.done) {
+            // Failed local checks: it completes in its turn, nothing goes on the wire.
+            deliverSendCompletions();
+        } else {
+            unframed.add(work);
         }
     }
 
@@ -170,16 +183,23 @@ public final class QueuePair {
      */
     void postReceive(ReceiveWork work) throws QueuePairClosedException {
         synchronized (lock) {
-            if (state != QueuePairState.CONNECTED) {
+            try {
+                requireReceiveQueueRoom();
+            } catch (QueuePairClosedException | IllegalStateException refused) {
                 pools.recycle(work);
-                throw new QueuePairClosedException(failure);
-            }
-            if (receiveQueue.size() >= RECEIVE_QUEUE_DEPTH) {
-                pools.recycle(work);
-                throw new IllegalStateException("receive queue full: " + RECEIVE_QUEUE_DEPTH
-                        + " receives outstanding");
+                throw refused;
             }
             receiveQueue.add(work);
+        }
+    }
+
+    /** Under the lock: that a receive may be posted now. */
+    private void requireReceiveQueueRoom() throws QueuePairClosedException {
+        if (state != QueuePairState.CONNECTED) {
+            throw new QueuePairClosedException(failure);
+        }
+        if (receiveQueue.size() >= RECEIVE_QUEUE_DEPTH) {
+            throw new IllegalStateException("receive queue full: " + RECEIVE_QUEUE_DEPTH + " receives outstanding");
         }
     }
 
@@ -192,15 +212,22 @@ public final class QueuePair {
      */
     public void postInternalSend(ByteBuffer header, ByteBuffer payload, long tag, WorkCompleter completer,
                                  boolean transmitNow) throws QueuePairClosedException {
-        SendWork work = newSendWork();
-        work.opcode = WorkOpcode.SEND;
-        work.tag = tag;
-        work.completer = completer;
-        work.addPiece(header);
-        if (payload != null) {
-            work.addPiece(payload);
+        // One turn of the lock for taking the entry and queuing it: this runs for every stream write.
+        synchronized (lock) {
+            requireSendQueueRoom();
+            SendWork work = pools.takeSend();
+            work.opcode = WorkOpcode.SEND;
+            work.tag = tag;
+            work.completer = completer;
+            work.addPiece(header);
+            if (payload != null) {
+                work.addPiece(payload);
+            }
+            queueSend(work);
         }
-        postSend(work, transmitNow);
+        if (transmitNow) {
+            driver.transmitPending();
+        }
     }
 
     /**
@@ -210,11 +237,14 @@ public final class QueuePair {
      */
     public void postInternalReceive(ByteBuffer buffer, long tag, WorkCompleter completer)
             throws QueuePairClosedException {
-        ReceiveWork work = newReceiveWork();
-        work.tag = tag;
-        work.completer = completer;
-        work.addPiece(buffer);
-        postReceive(work);
+        synchronized (lock) {  // one turn of the lock, as for postInternalSend
+            requireReceiveQueueRoom();
+            ReceiveWork work = pools.takeReceive();
+            work.tag = tag;
+            work.completer = completer;
+            work.addPiece(buffer);
+            receiveQueue.add(work);
+        }
     }
 
     /** Whether the connection still accepts work. */
@@ -306,6 +336,23 @@ public final class QueuePair {
         synchronized (lock) {
             pools.recycle(work);
         }
+    }
+
+    /**
+     * Completes a Receive already taken off the queue and recycled (its completer kept): a
+     * null completer (the Receive was flushed meanwhile) completes nothing.
+     */
+    void complete(WorkCompleter completer, CompletionRecord completion) {
+        if (completer == null) {
+            return;
+        }
+        counters.completed(completion.status());
+        completer.complete(completion);
+    }
+
+    /** Under the lock: a Receive taken off the queue goes back to the pool. */
+    void recycleUnderLock(ReceiveWork work) {
+        pools.recycle(work);
     }
 
     // =====================================================================================

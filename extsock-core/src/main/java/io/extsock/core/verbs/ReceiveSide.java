@@ -186,13 +186,11 @@ final class ReceiveSide implements SegmentSink {
         segmentOpcode = header.opcode();
         // Once the connection ended (closed, lost, terminated), its requests are flushed and its
         // regions gone: nothing more is placed or completed; only a Terminate still means something.
-        segmentDropped = !connectedAtSegmentStart() && segmentOpcode != RdmapOpcode.TERMINATE;
+        boolean sendStarting = !header.ddp().tagged() && header.ddp().messageOffset() == 0
+                && header.ddp().queueNumber() == DdpConstants.QN_SEND;
+        segmentDropped = !connectedAtSegmentStart(sendStarting) && segmentOpcode != RdmapOpcode.TERMINATE;
         if (segmentDropped) {
             return null;
-        }
-        if (!header.ddp().tagged() && header.ddp().messageOffset() == 0
-                && header.ddp().queueNumber() == DdpConstants.QN_SEND) {
-            sends.messageStarting();
         }
         if (segmentOpcode == RdmapOpcode.RDMA_READ_RESPONSE) {
             readResponses.segmentArriving();
@@ -224,9 +222,12 @@ final class ReceiveSide implements SegmentSink {
 
     /**
      * RFC 5044 section 7.1 / RFC 6581: the first FPDU from the initiator lets the responder
-     * send. Also answers, in the same visit to the lock, whether the connection still runs.
+     * send. Also answers, in the same visit to the lock, whether the connection still runs, and
+     * while it does, a Send's first segment takes the Receive it goes into.
+     *
+     * @param sendStarting the segment starts a Send (untagged, offset 0, the Send queue)
      */
-    private boolean connectedAtSegmentStart() {
+    private boolean connectedAtSegmentStart(boolean sendStarting) {
         boolean opened = false;
         boolean connected;
         synchronized (qp.lock) {
@@ -235,6 +236,9 @@ final class ReceiveSide implements SegmentSink {
                 opened = true;
             }
             connected = qp.state == QueuePairState.CONNECTED;
+            if (connected && sendStarting) {
+                sends.messageStarting();
+            }
         }
         if (opened) {
             qp.driver.transmitPending();

@@ -55,11 +55,12 @@ final class SendHandler implements OpcodeHandler {
         return receiving;
     }
 
-    /** A new Send starts (before DDP's checks, which ask its capacity): it takes the receive queue's head. */
+    /**
+     * A new Send starts (before DDP's checks, which ask its capacity): it takes the receive
+     * queue's head. Under the queue pair's lock (the receive side's visit at the segment's start).
+     */
     void messageStarting() {
-        synchronized (qp.lock) {
-            receiving = rtrExpected ? null : qp.receiveQueue.peek();
-        }
+        receiving = rtrExpected ? null : qp.receiveQueue.peek();
     }
 
     @Override
@@ -129,18 +130,25 @@ final class SendHandler implements OpcodeHandler {
             rtrExpected = false;  // the RTR: consumed no receive and tells nobody
             return;
         }
-        ReceiveWork done;
+        // The Receive leaves the queue and goes back to the pool in one visit to the lock: what
+        // its completion needs is taken out first.
+        WorkCompleter completer = null;
+        long tag = 0;
         synchronized (qp.lock) {
-            done = qp.state == QueuePairState.CONNECTED ? qp.receiveQueue.poll() : null;  // else flushed
+            ReceiveWork done = qp.state == QueuePairState.CONNECTED ? qp.receiveQueue.poll() : null;  // else flushed
             receiving = null;
+            if (done != null) {
+                completer = done.completer;
+                tag = done.tag;
+                qp.recycleUnderLock(done);
+            }
         }
-        long tag = done != null ? done.tag : 0;
         int invalidated = 0;
         if (header.opcode().invalidatesStag()) {
             invalidated = header.invalidateStag();
             TerminateCause refused = qp.registry.invalidate(invalidated);
             if (refused != null) {
-                qp.complete(done, completion.set(tag, WorkOpcode.RECEIVE, CompletionStatus.REMOTE_OPERATION_ERROR,
+                qp.complete(completer, completion.set(tag, WorkOpcode.RECEIVE, CompletionStatus.REMOTE_OPERATION_ERROR,
                         length, false, 0, String.format("the peer's Send with Invalidate named STag 0x%08x, which"
                                 + " cannot be invalidated", invalidated),
                         CompletionCause.terminateSent(refused.layer().wireValue(), refused.errorType(),
@@ -149,7 +157,7 @@ final class SendHandler implements OpcodeHandler {
                         "Send with Invalidate of STag 0x%08x, which this connection cannot invalidate", invalidated));
             }
         }
-        qp.complete(done, completion.set(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length,
+        qp.complete(completer, completion.set(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length,
                 header.opcode().solicitedEvent(), invalidated, null, CompletionCause.NONE));
     }
 }

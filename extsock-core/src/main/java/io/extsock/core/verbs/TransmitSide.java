@@ -71,16 +71,18 @@ final class TransmitSide {
     private boolean frameUnfenced(GatherWrite out) {
         boolean framed = false;
         while (true) {
+            boolean started;
             if (writer.inProgress()) {
                 boolean finished = writer.writeTo(out);
                 framed = true;
                 if (!finished) {
                     return true;  // the gather is full: write it, then call again
                 }
-                messageFramed();
-                continue;
+                started = messageFramedAndStartNext();
+            } else {
+                started = startNextMessage();
             }
-            if (!startNextMessage()) {
+            if (!started) {
                 return framed;
             }
             if (terminateStarted != null) {
@@ -276,6 +278,17 @@ final class TransmitSide {
             default:
                 writer.startSend(RdmapOpcode.SEND, 0, sendSequence.assign(DdpConstants.QN_SEND), MessagePayload.EMPTY);
                 qp.counters.messageSent(MessageType.SEND, 0);
+        }
+    }
+
+    /**
+     * {@link #messageFramed} and {@link #startNextMessage} in one turn of the lock (taken again
+     * inside, reentrantly, at no cost): every message framed comes this way.
+     */
+    private boolean messageFramedAndStartNext() {
+        synchronized (qp.lock) {
+            messageFramed();
+            return startNextMessage();
         }
     }
 
