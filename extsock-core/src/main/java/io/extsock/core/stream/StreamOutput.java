@@ -101,52 +101,65 @@ final class StreamOutput implements WorkCompleter {
         this.input = input;
     }
 
-    /** Writes all bytes, blocking while the peer has no buffer for them. */
+    /**
+     * Writes all bytes, blocking while the peer has no buffer for them.
+     *
+     * <p>The monitor is taken once per chunk to check and take what it needs, and once at the
+     * end, in the common case: each turn of it costs about as much as a memory copy of the whole
+     * of a small message, and a write of 64 bytes took seven.
+     */
     void write(byte[] b, int off, int len) throws IOException {
         Objects.checkFromIndexSize(off, len, b.length);
         writing.lock();
         try {
-            synchronized (this) {
-                if (finSent && len > 0 && !closed) {
-                    // As TCP after shutdown(SHUT_WR): EPIPE, the connection itself unharmed.
-                    throw SocketErrors.brokenPipe(null);
-                }
-                if ((peerClosed || peerReset) && len > 0 && !closed) {
-                    writeAfterPeerEnded();
-                    return;
-                }
-            }
             // Whether a peer ending now leaves bytes of this write unread (see peerEndedUnderWrite):
             // once the peer's window held it up (its application then had our bytes unread), or
             // once part of it went out (the rest cannot follow).
             boolean leftUnreadIfPeerEnds = false;
+            boolean first = true;
             while (len > 0) {
                 int chunk;
                 boolean more;
                 int flags = 0;
-                if (!canSend(2)) {
-                    if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
-                        LOG.log(System.Logger.Level.DEBUG, "stream writer to " + queuePair.counters().peer()
-                                + " blocked: waiting for credits (" + creditsNow() + " left, 2 needed)");
+                while (true) {
+                    boolean creditsShort;
+                    synchronized (this) {
+                        if (first) {
+                            first = false;
+                            if (finSent && !closed) {
+                                // As TCP after shutdown(SHUT_WR): EPIPE, the connection itself unharmed.
+                                throw SocketErrors.brokenPipe(null);
+                            }
+                            if ((peerClosed || peerReset) && !closed) {
+                                writeAfterPeerEnded();
+                                return;
+                            }
+                        }
+                        creditsShort = !canSendLocked(2);
+                        if (!creditsShort && dataSendSlotFreeLocked()) {
+                            if (peerEnded(leftUnreadIfPeerEnds)) {
+                                return;
+                            }
+                            credits--;
+                            dataSendsOutstanding++;
+                            chunk = Math.min(len, maxPayload);
+                            // Hold the transmit while more chunks can follow at once: one gathering write.
+                            more = len > chunk && credits >= 2 && dataSendsOutstanding < MAX_DATA_SENDS_IN_FLIGHT;
+                            break;
+                        }
                     }
-                    queuePair.transmitPosted();  // what is posted goes out while we wait for credits
-                    awaitInterruptibleOnVirtual(canSendData);
-                    flags = StreamHeader.WAITED;  // the peer's window held us up: it may widen it
-                    leftUnreadIfPeerEnds = true;
-                }
-                if (!dataSendSlotFree()) {
-                    queuePair.transmitPosted();  // what is posted goes out: TCP's taking it frees slots
-                    awaitInterruptibleOnVirtual(dataSendSlotFree);
-                }
-                synchronized (this) {
-                    if (peerEnded(leftUnreadIfPeerEnds)) {
-                        return;
+                    queuePair.transmitPosted();  // what is posted goes out while we wait (TCP's taking it frees slots)
+                    if (creditsShort) {
+                        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+                            LOG.log(System.Logger.Level.DEBUG, "stream writer to " + queuePair.counters().peer()
+                                    + " blocked: waiting for credits (" + creditsNow() + " left, 2 needed)");
+                        }
+                        awaitInterruptibleOnVirtual(canSendData);
+                        flags = StreamHeader.WAITED;  // the peer's window held us up: it may widen it
+                        leftUnreadIfPeerEnds = true;
+                    } else {
+                        awaitInterruptibleOnVirtual(dataSendSlotFree);
                     }
-                    credits--;
-                    dataSendsOutstanding++;
-                    chunk = Math.min(len, maxPayload);
-                    // Hold the transmit while more chunks can follow at once: one gathering write.
-                    more = len > chunk && credits >= 2 && dataSendsOutstanding < MAX_DATA_SENDS_IN_FLIGHT;
                 }
                 try {
                     post(StreamHeader.DATA, flags, b, off, chunk, !more);
@@ -167,23 +180,35 @@ final class StreamOutput implements WorkCompleter {
             // The array must not be used after we return: wait until TCP has every byte. Like a
             // TCP write, this one succeeded once its bytes went out, even if the connection ended
             // just after (a credit update behind them may then be flushed: not this write's loss).
+            // Inline transmission has usually sent them already: then no wait.
+            synchronized (this) {
+                if (dataSentOrClosedLocked()) {
+                    afterDataSent(leftUnreadIfPeerEnds);
+                    return;
+                }
+            }
             waiting.await(dataSentOrClosed, 0, false);  // handed over already: a Socket would not block here
             synchronized (this) {
-                if (closed) {
-                    throw new SocketException("Socket closed");
-                }
-                if (dataFailure != null) {
-                    if (peerReset || peerClosed) {
-                        // TCP took the bytes; the peer's end then decides, as for the first
-                        // write after it: accepted after an orderly close, reset otherwise.
-                        peerEnded(leftUnreadIfPeerEnds);
-                        return;
-                    }
-                    throw new SocketException(dataFailure);
-                }
+                afterDataSent(leftUnreadIfPeerEnds);
             }
         } finally {
             writing.unlock();
+        }
+    }
+
+    /** Holding the monitor, once this write's bytes went out: its outcome. */
+    private void afterDataSent(boolean leftUnreadIfPeerEnds) throws SocketException {
+        if (closed) {
+            throw new SocketException("Socket closed");
+        }
+        if (dataFailure != null) {
+            if (peerReset || peerClosed) {
+                // TCP took the bytes; the peer's end then decides, as for the first
+                // write after it: accepted after an orderly close, reset otherwise.
+                peerEnded(leftUnreadIfPeerEnds);
+                return;
+            }
+            throw new SocketException(dataFailure);
         }
     }
 
@@ -230,14 +255,26 @@ final class StreamOutput implements WorkCompleter {
     }
 
     private synchronized boolean canSend(int creditsNeeded) {
+        return canSendLocked(creditsNeeded);
+    }
+
+    private boolean canSendLocked(int creditsNeeded) {
         return credits >= creditsNeeded || failure != null || closed;
     }
 
     private synchronized boolean dataSendSlotFree() {
+        return dataSendSlotFreeLocked();
+    }
+
+    private boolean dataSendSlotFreeLocked() {
         return dataSendsOutstanding < MAX_DATA_SENDS_IN_FLIGHT || failure != null || closed;
     }
 
     private synchronized boolean dataSentOrClosed() {
+        return dataSentOrClosedLocked();
+    }
+
+    private boolean dataSentOrClosedLocked() {
         return dataSendsOutstanding == 0 || closed;
     }
 
