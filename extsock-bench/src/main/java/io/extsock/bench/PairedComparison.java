@@ -58,6 +58,11 @@ final class PairedComparison {
     private final int warmupRounds;
     private final int rounds;
 
+    /** Compares contenders of its caller's own making only ({@link #compare}). */
+    PairedComparison(int warmupRounds, int rounds) {
+        this(null, null, warmupRounds, rounds);
+    }
+
     /** Compares the stream code of two connected pairs (and, with {@link #compare}, anything else). */
     PairedComparison(ConnectedPair baseline, ConnectedPair candidate, int warmupRounds, int rounds) {
         this.baseline = baseline;
