@@ -21,8 +21,8 @@ public final class IwarpStream implements SocketTransport {
 
     /**
      * Stream receive buffers each end posts at first, at most, and their size. At least 4 at
-     * first: data needs two credits and credits go back in batches of half the window, so with
-     * fewer a credit message would answer every credit message.
+     * first: DATA leaves one credit for credit messages ({@code StreamOutput.RESERVE}) and
+     * credits go back in batches of half the window, which with fewer would be one buffer.
      */
     public static final int RECEIVE_BUFFERS = 4;
     public static final int MAX_RECEIVE_BUFFERS = 16;

@@ -197,6 +197,7 @@ final class StreamInput implements WorkCompleter {
         int index = (int) tag;
         int credits = 0;
         boolean repost = false;
+        boolean repostReserve = false;
         int growFrom = 0;
         int growTo = 0;
         synchronized (this) {
@@ -227,7 +228,9 @@ final class StreamInput implements WorkCompleter {
                     growTo = Math.min(buffers.length, 2 * allocated);
                     allocated = growTo;
                 }
-            } else if (type == StreamHeader.DATA || type == StreamHeader.CREDIT || type == StreamHeader.FIN) {
+            } else if (type == StreamHeader.CREDIT) {
+                repostReserve = true;  // the peer spent no credit on it (StreamOutput.RESERVE)
+            } else if (type == StreamHeader.DATA || type == StreamHeader.FIN) {
                 if (type == StreamHeader.FIN) {
                     peerFinished = true;
                 }
@@ -243,6 +246,8 @@ final class StreamInput implements WorkCompleter {
         }
         if (repost) {
             repost(index);
+        } else if (repostReserve) {
+            postAgain(index);
         }
         if (growTo > growFrom) {
             grow(growFrom, growTo);
@@ -452,6 +457,26 @@ final class StreamInput implements WorkCompleter {
         filledCount = 0;
     }
 
+    /**
+     * Posts buffer {@code index} again, with no credit for the peer: what a CREDIT message's
+     * buffer needs ({@link StreamOutput#RESERVE}), and the first half of {@link #repost}.
+     *
+     * @return false if the connection ended
+     */
+    private boolean postAgain(int index) {
+        try {
+            queuePair.postInternalReceive(buffers[index].clear(), index, this);
+            return true;
+        } catch (QueuePairClosedException e) {
+            return false;
+        }
+    }
+
+    /** Whether this side owes the peer credits (buffers posted again and not yet announced). */
+    synchronized boolean owesCredits() {
+        return creditsToReturn > 0;
+    }
+
     /** Credits owed to the peer, taken to ride on an outgoing message. */
     synchronized int takeCreditsToReturn() {
         int credits = Math.min(creditsToReturn, 0xFFFF);
@@ -491,9 +516,7 @@ final class StreamInput implements WorkCompleter {
 
     /** Posts a read-out buffer again: one more credit for the peer. */
     private void repost(int index) {
-        try {
-            queuePair.postInternalReceive(buffers[index].clear(), index, this);
-        } catch (QueuePairClosedException e) {
+        if (!postAgain(index)) {
             return;  // the connection ended; nothing more will arrive
         }
         boolean sendNow;

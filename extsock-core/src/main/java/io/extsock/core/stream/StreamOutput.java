@@ -53,6 +53,19 @@ final class StreamOutput implements WorkCompleter {
     static final int MAX_PEER_CREDITS = IwarpStream.MAX_PEER_RECEIVE_BUFFERS;
 
     /**
+     * Credits DATA and FIN leave unspent: the peer's buffer that our CREDIT messages go into.
+     * A CREDIT spends no credit of its own; the peer posts its buffer again at once and does not
+     * count it as one to return. So an end can always return what it owes, whatever it holds.
+     * Before, a CREDIT spent a credit, and its buffer came back as one more credit to return: an
+     * end that spent its last on a CREDIT could then say nothing until the peer returned some,
+     * and a peer whose own writer waited (owing fewer than the half window that prompts a
+     * CREDIT, its application reading nothing until its write went through) never did. The
+     * demo's stream echo once hung so for good: the client with no credit and 15 owed, the
+     * server with one credit, two owed, and a writer that needed two.
+     */
+    static final int RESERVE = 1;
+
+    /**
      * DATA Sends posted and not yet handed to TCP, at most: a quarter of the send queue, which
      * leaves room for the CREDIT and the FIN and for the application's own Writes and Reads. A
      * writer with more credits than that waits for TCP to take what it posted, as a socket
@@ -79,8 +92,8 @@ final class StreamOutput implements WorkCompleter {
      * The conditions writers wait for, made once: a lambda or method reference made at the wait
      * would be allocated on every wait.
      */
-    private final BooleanSupplier canSendData = () -> canSend(2);
-    private final BooleanSupplier canSendFin = () -> canSend(1);
+    private final BooleanSupplier canSendData = () -> canSend(1 + RESERVE);
+    private final BooleanSupplier canSendFin = () -> canSend(1 + RESERVE);
     private final BooleanSupplier dataSendSlotFree = this::dataSendSlotFree;
     private final BooleanSupplier dataSentOrClosed = this::dataSentOrClosed;
 
@@ -135,7 +148,7 @@ final class StreamOutput implements WorkCompleter {
                                 return;
                             }
                         }
-                        creditsShort = !canSendLocked(2);
+                        creditsShort = !canSendLocked(1 + RESERVE);
                         if (!creditsShort && dataSendSlotFreeLocked()) {
                             if (peerEnded(leftUnreadIfPeerEnds)) {
                                 return;
@@ -144,7 +157,7 @@ final class StreamOutput implements WorkCompleter {
                             dataSendsOutstanding++;
                             chunk = Math.min(len, maxPayload);
                             // Hold the transmit while more chunks can follow at once: one gathering write.
-                            more = len > chunk && credits >= 2 && dataSendsOutstanding < MAX_DATA_SENDS_IN_FLIGHT;
+                            more = len > chunk && credits >= 1 + RESERVE && dataSendsOutstanding < MAX_DATA_SENDS_IN_FLIGHT;
                             break;
                         }
                     }
@@ -152,7 +165,7 @@ final class StreamOutput implements WorkCompleter {
                     if (creditsShort) {
                         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
                             LOG.log(System.Logger.Level.DEBUG, "stream writer to " + queuePair.counters().peer()
-                                    + " blocked: waiting for credits (" + creditsNow() + " left, 2 needed)");
+                                    + " blocked: waiting for credits (" + creditsNow() + " left, " + (1 + RESERVE) + " needed)");
                         }
                         awaitInterruptibleOnVirtual(canSendData);
                         flags = StreamHeader.WAITED;  // the peer's window held us up: it may widen it
@@ -347,16 +360,20 @@ final class StreamOutput implements WorkCompleter {
      * messages to return can no longer fill the send queue with our answers).
      */
     private void sendCreditsSoon(boolean transmitNow) {
+        if (!input.owesCredits()) {
+            return;  // returned meanwhile, riding on a DATA Send
+        }
         synchronized (this) {
             // Not stopped by our FIN: after a half-close the peer may go on writing to us.
             if (failure != null || closed) {
                 return;
             }
-            if (credits < 1 || creditSendOutstanding) {
+            if (creditSendOutstanding) {
                 creditUpdateWanted = true;
                 return;
             }
-            credits--;
+            // Spends no credit: it goes into the buffer DATA and FIN leave (see RESERVE), which
+            // the peer posts again at once and does not count as one to return.
             creditSendOutstanding = true;
         }
         try {
@@ -385,7 +402,7 @@ final class StreamOutput implements WorkCompleter {
             }
             if (tag == StreamHeader.CREDIT) {
                 creditSendOutstanding = false;
-                deferredCredits = reason == null && creditUpdateWanted && credits >= 1;
+                deferredCredits = reason == null && creditUpdateWanted;
                 if (deferredCredits) {
                     creditUpdateWanted = false;
                 }

@@ -1,0 +1,170 @@
+package io.extsock.core.stream;
+
+import io.extsock.core.engine.SoftwareIwarpProvider;
+import io.extsock.core.mpa.MpaAgreement;
+import io.extsock.core.mpa.MpaRole;
+import io.extsock.core.mpa.PrivateData;
+import io.extsock.core.verbs.CompletionRecord;
+import io.extsock.core.verbs.ConnectionCounters;
+import io.extsock.core.verbs.InlineWait;
+import io.extsock.core.verbs.MemoryRegistry;
+import io.extsock.core.verbs.QueuePair;
+import io.extsock.core.verbs.WorkCompleter;
+import io.extsock.verbs.CompletionCause;
+import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.WorkOpcode;
+import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One stream over a real queue pair whose driver is the test: the peer's Sends are completed
+ * into the stream's receive buffers as the queue pair's receive side would, and ours leave
+ * (complete) only when the test says so. A wait of the stream is where the peer acts: {@link
+ * #onWait} says how (by default it reads our Sends one by one, returning each DATA's buffer,
+ * until the condition holds).
+ */
+final class HandDrivenStream {
+
+    static final int BUFFER_SIZE = 1024;
+
+    /** What the hand-driven peer does when the stream waits. */
+    interface Peer {
+        void streamWaits(HandDrivenStream stream, BooleanSupplier condition) throws ReflectiveOperationException;
+    }
+
+    final Driver driver = new Driver();
+    final QueuePair queuePair;
+    final StreamOutput output;
+    final StreamInput input;
+    final ArrayDeque<?> inFlight;
+    final ArrayDeque<?> receiveQueue;
+    Peer onWait = HandDrivenStream::readEverySendReturningItsBuffer;
+    private final ByteBuffer[] buffers;
+    private final Field receiveTag;
+    private final Field sendCompleter;
+    private final Field sendTag;
+
+    /** @param peerReceiveBuffers the peer's window: our writer's credits at first */
+    HandDrivenStream(int peerReceiveBuffers) throws Exception {
+        MpaAgreement agreement = new MpaAgreement(MpaRole.INITIATOR, 2, true, true, false, false, 16, 16, false,
+                Optional.empty(), PrivateData.EMPTY);
+        queuePair = new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, 65484),
+                new MemoryRegistry(), driver, driver, ConnectionCounters.unnamed());
+        output = new StreamOutput(queuePair, driver, peerReceiveBuffers, BUFFER_SIZE, () -> { });
+        input = new StreamInput(queuePair, driver, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
+                BUFFER_SIZE, new byte[0], output);
+        output.connect(input);
+        input.postAll();
+        driver.stream = this;
+        buffers = (ByteBuffer[]) field(StreamInput.class, "buffers").get(input);
+        inFlight = (ArrayDeque<?>) field(QueuePair.class, "inFlight").get(queuePair);
+        receiveQueue = (ArrayDeque<?>) field(QueuePair.class, "receiveQueue").get(queuePair);
+        receiveTag = field(Class.forName("io.extsock.core.verbs.ReceiveWork"), "tag");
+        Class<?> sendWork = Class.forName("io.extsock.core.verbs.SendWork");
+        sendCompleter = field(sendWork, "completer");
+        sendTag = field(sendWork, "tag");
+    }
+
+    /** A message of the peer's, with no payload, arrives in the oldest receive buffer posted. */
+    void receive(int type, int creditsReturned) throws ReflectiveOperationException {
+        Object work = receiveQueue.poll();
+        int tag = (int) (long) receiveTag.get(work);
+        StreamHeader.put(buffers[tag].clear(), type, 0, creditsReturned);
+        input.complete(completion(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, StreamHeader.LENGTH, false, 0,
+                null));
+    }
+
+    /** A DATA message of the peer's with {@code payload} octets arrives in the oldest receive buffer posted. */
+    void receiveData(int payload) throws ReflectiveOperationException {
+        Object work = receiveQueue.poll();
+        int tag = (int) (long) receiveTag.get(work);
+        StreamHeader.put(buffers[tag].clear(), StreamHeader.DATA, 0, 0);
+        input.complete(completion(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, StreamHeader.LENGTH + payload,
+                false, 0, null));
+    }
+
+    /** Our oldest Send left: TCP took it. */
+    void completeOldestSend() throws ReflectiveOperationException {
+        Object work = inFlight.poll();
+        long tag = (long) sendTag.get(work);
+        ((WorkCompleter) sendCompleter.get(work)).complete(completion(tag, WorkOpcode.SEND,
+                CompletionStatus.SUCCESS, 0, false, 0, null));
+    }
+
+    /** The stream tag (DATA, CREDIT, FIN) of each of our Sends not yet completed, oldest first. */
+    java.util.List<Integer> sendsInFlight() throws ReflectiveOperationException {
+        java.util.List<Integer> types = new java.util.ArrayList<>();
+        for (Object work : inFlight) {
+            types.add((int) (long) sendTag.get(work));
+        }
+        return types;
+    }
+
+    int writerCredits() throws ReflectiveOperationException {
+        synchronized (output) {
+            return (int) field(StreamOutput.class, "credits").get(output);
+        }
+    }
+
+    int creditsOwed() throws ReflectiveOperationException {
+        synchronized (input) {
+            return (int) field(StreamInput.class, "creditsToReturn").get(input);
+        }
+    }
+
+    /** The default peer: reads our Sends one by one, returning each one's buffer, until the condition holds. */
+    static void readEverySendReturningItsBuffer(HandDrivenStream stream, BooleanSupplier condition)
+            throws ReflectiveOperationException {
+        while (!condition.getAsBoolean() && !stream.inFlight.isEmpty()) {
+            stream.completeOldestSend();
+            stream.driver.sendsCompleted++;
+            stream.output.creditsReturned(1);
+        }
+    }
+
+    /** Transmits nothing by itself; a wait is where the peer acts ({@link #onWait}). */
+    static final class Driver implements QueuePair.Driver, InlineWait {
+        HandDrivenStream stream;
+        int mostInFlightSeen;
+        int sendsCompleted;
+
+        @Override
+        public void transmitPending() {
+        }
+
+        @Override
+        public void closeRequested() {
+        }
+
+        @Override
+        public boolean await(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
+            mostInFlightSeen = Math.max(mostInFlightSeen, stream.inFlight.size());
+            try {
+                stream.onWait.streamWaits(stream, condition);
+            } catch (ReflectiveOperationException e) {
+                throw new AssertionError(e);
+            }
+            return condition.getAsBoolean();
+        }
+
+        @Override
+        public void wakeWaiters() {
+        }
+    }
+
+    private static Field field(Class<?> type, String name) throws ReflectiveOperationException {
+        Field field = type.getDeclaredField(name);
+        field.setAccessible(true);
+        return field;
+    }
+
+    /** A completion with no cause, as the ring's callers fill one. */
+    private static CompletionRecord completion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
+                                               boolean solicited, int invalidatedStag, String detail) {
+        return new CompletionRecord().set(tag, opcode, status, byteLength, solicited, invalidatedStag, detail,
+                CompletionCause.NONE);
+    }
+}
