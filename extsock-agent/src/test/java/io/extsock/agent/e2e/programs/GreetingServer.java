@@ -9,6 +9,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import javax.net.ServerSocketFactory;
 
 /**
  * An ordinary server that speaks first and knows nothing of extsock: for each connection, one at a
@@ -16,7 +17,8 @@ import java.util.Locale;
  * with a connection it prints as one line, {@code error: ...}, and goes on with the next. It
  * prints {@code listening on PORT} once it accepts, and {@code served LINE} per answer.
  *
- * <p>Usage: {@code GreetingServer PORT} (on 127.0.0.1)
+ * <p>Usage: {@code GreetingServer PORT [factory]} (on 127.0.0.1; {@code factory}: the server
+ * socket comes from {@code javax.net.ServerSocketFactory.getDefault()})
  */
 public final class GreetingServer {
 
@@ -28,7 +30,11 @@ public final class GreetingServer {
      * @throws IOException if the server socket cannot be opened
      */
     public static void main(String[] arguments) throws IOException {
-        try (ServerSocket server = new ServerSocket(Integer.parseInt(arguments[0]), 50, InetAddress.getLoopbackAddress())) {
+        int port = Integer.parseInt(arguments[0]);
+        boolean factory = arguments.length > 1 && arguments[1].equals("factory");
+        try (ServerSocket server = factory
+                ? ServerSocketFactory.getDefault().createServerSocket(port, 50, InetAddress.getLoopbackAddress())
+                : new ServerSocket(port, 50, InetAddress.getLoopbackAddress())) {
             System.out.println("listening on " + server.getLocalPort());
             while (true) {
                 try (Socket connection = server.accept()) {

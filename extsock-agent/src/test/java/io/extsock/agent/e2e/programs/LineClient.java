@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import javax.net.SocketFactory;
 
 /**
  * An ordinary line client that knows nothing of extsock: it connects with {@code new Socket()},
@@ -14,8 +15,9 @@ import java.nio.charset.StandardCharsets;
  * Whatever goes wrong it prints as one line, {@code error: ...}, and exits with status 1: the
  * faults tests read what a program sees under the agent.
  *
- * <p>Usage: {@code LineClient HOST PORT TIMEOUT_MS greeting|no-greeting LINE} (the timeout is
- * the connect's and every read's)
+ * <p>Usage: {@code LineClient HOST PORT TIMEOUT_MS greeting|no-greeting LINE [factory]} (the
+ * timeout is the connect's and every read's; {@code factory}: the socket comes from {@code
+ * javax.net.SocketFactory.getDefault()}, as libraries that take a factory make theirs)
  */
 public final class LineClient {
 
@@ -28,7 +30,8 @@ public final class LineClient {
     public static void main(String[] arguments) {
         int timeout = Integer.parseInt(arguments[2]);
         boolean greeting = arguments[3].equals("greeting");
-        try (Socket socket = new Socket()) {
+        boolean factory = arguments.length > 5 && arguments[5].equals("factory");
+        try (Socket socket = factory ? SocketFactory.getDefault().createSocket() : new Socket()) {
             socket.connect(new InetSocketAddress(arguments[0], Integer.parseInt(arguments[1])), timeout);
             socket.setSoTimeout(timeout);
             BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8));
