@@ -403,7 +403,12 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 }
             }
         } finally {
-            waiters.decrementAndGet();
+            if (waiters.decrementAndGet() == 0 && progress.tickStretched()) {
+                // A long wait ended while the progress thread ticks slowly: count it as a wait
+                // (the hand-back then waits its full time from now) and let the thread know.
+                waitsBegun++;
+                progress.wakeUp();
+            }
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -583,32 +588,43 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         progress.watchHandback(this);
     }
 
+    /** {@link #handbackIfIdle}: handed back (or closed), no more ticks needed. */
+    static final int TICK_DONE = 0;
+    /** {@link #handbackIfIdle}: a hand-back counts down, or waits come and go: tick every millisecond. */
+    static final int TICK_SOON = 1;
+    /** {@link #handbackIfIdle}: one wait lasts; its end wakes a slowly ticking thread ({@link #await}). */
+    static final int TICK_WHENEVER = 2;
+
     /**
      * Called by the progress thread on its tick: takes reading back once no application thread
      * has waited for {@link #HANDBACK_NANOS} (between one and two ticks' worth after the last
-     * wait). Returns whether the connection still needs the tick.
+     * wait). Returns how soon the connection needs the next tick: {@link #TICK_DONE}, {@link
+     * #TICK_SOON} or {@link #TICK_WHENEVER}.
      *
      * @param now the tick's time ({@link System#nanoTime}), read once for all connections
      */
-    boolean handbackIfIdle(long now) {
+    int handbackIfIdle(long now) {
         if (closed || engineReads) {
-            return false;
+            return TICK_DONE;
         }
         int begun = waitsBegun;
-        if (waiters.get() > 0 || begun != waitsSeen) {
+        boolean waiting = waiters.get() > 0;
+        if (waiting || begun != waitsSeen) {
+            // The same wait since the last tick: its end wakes the thread if it ticks slowly.
+            int next = waiting && begun == waitsSeen ? TICK_WHENEVER : TICK_SOON;
             waitsSeen = begun;
             quietSince = now;
-            return true;
+            return next;
         }
         if (now - quietSince < HANDBACK_NANOS) {
-            return true;
+            return TICK_SOON;
         }
         engineReads = true;
         if (key != null && key.isValid()) {
             key.interestOps(key.interestOps() | SelectionKey.OP_READ);
         }
         onReadable();  // what arrived while nobody watched
-        return false;
+        return TICK_DONE;
     }
 
     /**

@@ -36,6 +36,11 @@ final class ProgressEngine {
         return threads.length;
     }
 
+    /** The threads, for tests that look at their state. */
+    java.util.List<ProgressThread> threads() {
+        return java.util.List.of(threads);
+    }
+
     private static int configuredThreads() {
         int cores = Runtime.getRuntime().availableProcessors();
         String configured = System.getProperty("extsock.engine.threads");

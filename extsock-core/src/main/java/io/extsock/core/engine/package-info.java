@@ -18,7 +18,9 @@
  *       blocks in a Selector of its own, one wake-up per message as with TCP. When no
  *       application thread has waited for 1 ms, the progress thread takes reading back, so that
  *       one-sided operations (RDMA Writes into our memory, Read Requests to answer) progress
- *       while the application is busy elsewhere.</li>
+ *       while the application is busy elsewhere. It looks every millisecond, and less often
+ *       (up to every 256 ms) while each connection it watches has one wait that lasts: the end
+ *       of such a wait wakes it, and an idle JVM of blocked readers costs no CPU.</li>
  * </ul>
  *
  * <h2>Composition</h2>
