@@ -324,23 +324,9 @@ public final class QueuePair {
     }
 
     /**
-     * Completes a Receive (outside the lock: the completer may take its own); nothing if it
-     * was flushed already ({@code work} null).
-     */
-    void complete(ReceiveWork work, CompletionRecord completion) {
-        if (work == null) {
-            return;
-        }
-        counters.completed(completion.status());
-        work.completer.complete(completion);
-        synchronized (lock) {
-            pools.recycle(work);
-        }
-    }
-
-    /**
-     * Completes a Receive already taken off the queue and recycled (its completer kept): a
-     * null completer (the Receive was flushed meanwhile) completes nothing.
+     * Completes a Receive already taken off the queue and recycled (its completer kept), outside
+     * the lock: the completer may take its own. A null completer (the Receive was flushed
+     * meanwhile) completes nothing.
      */
     void complete(WorkCompleter completer, CompletionRecord completion) {
         if (completer == null) {
