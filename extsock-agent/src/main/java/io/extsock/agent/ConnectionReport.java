@@ -1,5 +1,7 @@
 package io.extsock.agent;
 
+import static io.extsock.internal.SocketAddresses.hostAndPort;
+
 import io.extsock.internal.ConnectionPolicy.Outcome;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -57,8 +59,8 @@ final class ConnectionReport {
         }
         if (level == LogLevel.DEBUG) {
             String peer = side == Side.CONNECT
-                    ? "connect to " + text(remote) + " from " + text(local)
-                    : "accept from " + text(remote) + " on " + text(local);
+                    ? "connect to " + hostAndPort(remote) + " from " + hostAndPort(local)
+                    : "accept from " + hostAndPort(remote) + " on " + hostAndPort(local);
             out.println("extsock agent: " + peer + ": " + result + ", " + decidedBy);
         }
     }
@@ -79,10 +81,5 @@ final class ConnectionReport {
         if (level != LogLevel.OFF) {
             out.println(summary());
         }
-    }
-
-    private static String text(InetSocketAddress address) {
-        String host = address.getAddress().getHostAddress();
-        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + address.getPort();
     }
 }

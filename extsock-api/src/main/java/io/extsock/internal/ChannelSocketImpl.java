@@ -616,7 +616,7 @@ public final class ChannelSocketImpl extends SocketImpl {
             try {
                 InetSocketAddress reconnectedFrom = reconnectPlain(why);
                 // The policy heard of the first connection's addresses; the stream runs on this one.
-                detail += "; reconnected from " + hostAndPort(reconnectedFrom);
+                detail += "; reconnected from " + SocketAddresses.hostAndPort(reconnectedFrom);
             } catch (IOException e) {
                 reportPolicyOutcome(ConnectionPolicy.Outcome.FAILED, "not an iWARP peer (" + why.reason()
                         + "), and the plain reconnect failed: " + e);
@@ -629,12 +629,6 @@ public final class ChannelSocketImpl extends SocketImpl {
         iwarpSettings.remove(IwarpOptions.IWARP_MODE);
         switchPending = false;
         reportPolicyOutcome(ConnectionPolicy.Outcome.FELL_BACK, detail);
-    }
-
-    /** An address as {@code 127.0.0.1:40000} or {@code [::1]:40000}. */
-    private static String hostAndPort(InetSocketAddress address) {
-        String host = address.getAddress().getHostAddress();
-        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + address.getPort();
     }
 
     /**
