@@ -62,18 +62,12 @@ public final class RoundTripCost {
         }
     }
 
-    /** Ping-pong rounds whose value is the process's CPU time per round trip, in microseconds. */
+    /** Ping-pong rounds whose value is the CPU time of every thread per round trip, in microseconds. */
     private static Contender cpuRounds(ConnectedPair pair, int size, int iterations) {
         ThreadCpu cpu = new ThreadCpu();
         return new Contender() {
             public void serve(int round) throws IOException {
-                InputStream in = pair.server.getInputStream();
-                OutputStream out = pair.server.getOutputStream();
-                byte[] buffer = new byte[size];
-                for (int i = 0; i < iterations; i++) {
-                    readFully(in, buffer);
-                    out.write(buffer, 0, size);
-                }
+                StreamRounds.serveEcho(pair, size, iterations);
             }
 
             public double run(int round) throws IOException {
@@ -83,20 +77,10 @@ public final class RoundTripCost {
                 cpu.start();
                 for (int i = 0; i < iterations; i++) {
                     out.write(buffer, 0, size);
-                    readFully(in, buffer);
+                    StreamRounds.readFully(in, buffer, size);
                 }
                 return cpu.elapsedNanos() / 1_000.0 / iterations;
             }
         };
-    }
-
-    private static void readFully(InputStream in, byte[] buffer) throws IOException {
-        for (int done = 0; done < buffer.length; ) {
-            int n = in.read(buffer, done, buffer.length - done);
-            if (n < 0) {
-                throw new IOException("unexpected end of stream");
-            }
-            done += n;
-        }
     }
 }

@@ -39,7 +39,8 @@ final class StreamRounds {
         };
     }
 
-    private static void serveEcho(ConnectedPair pair, int size, int iterations) throws IOException {
+    /** The server's end of a ping-pong: answers each {@code size}-byte message with itself. */
+    static void serveEcho(ConnectedPair pair, int size, int iterations) throws IOException {
         InputStream in = pair.server.getInputStream();
         OutputStream out = pair.server.getOutputStream();
         byte[] buffer = new byte[size];
@@ -90,7 +91,7 @@ final class StreamRounds {
         return total / (elapsed / 1e9) / 1e6;
     }
 
-    private static void readFully(InputStream in, byte[] buffer, int size) throws IOException {
+    static void readFully(InputStream in, byte[] buffer, int size) throws IOException {
         if (in.readNBytes(buffer, 0, size) != size) {
             throw new IOException("unexpected end of stream");
         }
