@@ -155,15 +155,16 @@ final class HandDrivenStream {
         }
     }
 
-    private static Field field(Class<?> type, String name) throws ReflectiveOperationException {
+    /** A declared field of {@code type}, made accessible. */
+    static Field field(Class<?> type, String name) throws ReflectiveOperationException {
         Field field = type.getDeclaredField(name);
         field.setAccessible(true);
         return field;
     }
 
     /** A completion with no cause, as the ring's callers fill one. */
-    private static CompletionRecord completion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
-                                               boolean solicited, int invalidatedStag, String detail) {
+    static CompletionRecord completion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
+                                       boolean solicited, int invalidatedStag, String detail) {
         return new CompletionRecord().set(tag, opcode, status, byteLength, solicited, invalidatedStag, detail,
                 CompletionCause.NONE);
     }

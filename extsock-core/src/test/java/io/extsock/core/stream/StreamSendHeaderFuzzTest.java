@@ -1,5 +1,7 @@
 package io.extsock.core.stream;
 
+import static io.extsock.core.stream.HandDrivenStream.completion;
+import static io.extsock.core.stream.HandDrivenStream.field;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -11,12 +13,10 @@ import io.extsock.core.fuzz.Mutator;
 import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.mpa.MpaRole;
 import io.extsock.core.mpa.PrivateData;
-import io.extsock.core.verbs.CompletionRecord;
 import io.extsock.core.verbs.ConnectionCounters;
 import io.extsock.core.verbs.InlineWait;
 import io.extsock.core.verbs.MemoryRegistry;
 import io.extsock.core.verbs.QueuePair;
-import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 import java.io.ByteArrayOutputStream;
@@ -293,12 +293,6 @@ class StreamSendHeaderFuzzTest {
                 NEVER_BLOCKS, NEVER_BLOCKS, ConnectionCounters.unnamed());
     }
 
-    private static Field field(Class<?> type, String name) throws ReflectiveOperationException {
-        Field field = type.getDeclaredField(name);
-        field.setAccessible(true);
-        return field;
-    }
-
     /** A driver that transmits nothing and never waits: a wait sees the condition as it is. */
     private static final class NeverBlocks implements QueuePair.Driver, InlineWait {
         @Override
@@ -317,12 +311,5 @@ class StreamSendHeaderFuzzTest {
         @Override
         public void wakeWaiters() {
         }
-    }
-
-    /** A completion with no cause, as the ring's callers fill one. */
-    private static CompletionRecord completion(long tag, WorkOpcode opcode, CompletionStatus status, long byteLength,
-                                               boolean solicited, int invalidatedStag, String detail) {
-        return new CompletionRecord().set(tag, opcode, status, byteLength, solicited, invalidatedStag, detail,
-                CompletionCause.NONE);
     }
 }
