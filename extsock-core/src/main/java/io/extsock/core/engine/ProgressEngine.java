@@ -1,5 +1,6 @@
 package io.extsock.core.engine;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -37,8 +38,8 @@ final class ProgressEngine {
     }
 
     /** The threads, for tests that look at their state. */
-    java.util.List<ProgressThread> threads() {
-        return java.util.List.of(threads);
+    List<ProgressThread> threads() {
+        return List.of(threads);
     }
 
     private static int configuredThreads() {
