@@ -145,8 +145,15 @@ public final class IwarpSocketPair implements AutoCloseable {
             failure = e;
         }
         try {
-            responder.get(SWITCH_SECONDS, TimeUnit.SECONDS);
-            responderThread.join(TimeUnit.SECONDS.toMillis(SWITCH_SECONDS));
+            try {
+                responder.get(SWITCH_SECONDS, TimeUnit.SECONDS);
+            } finally {
+                if (responder.isDone()) {
+                    // Its task ended, well or not; its thread ends right after, and a caller may
+                    // count on it being gone (it was joined only when the switch succeeded).
+                    responderThread.join(TimeUnit.SECONDS.toMillis(SWITCH_SECONDS));
+                }
+            }
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (failure != null) {
