@@ -723,9 +723,11 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     }
 
     /**
-     * The application closed the socket: end at once, and close TCP as the JDK's Socket does
-     * (output shut down first unless SO_LINGER is 0, so that the peer reads our FIN even if
-     * bytes it sent are still unread here).
+     * The application closed the socket: the connection ends at once. TCP closes as the JDK's
+     * Socket closes it, output shut down first so that the peer reads our FIN; and while the
+     * peer has not closed, it lingers ({@link LingeringClose}), so that what the peer's engine
+     * still sends cannot reset the socket before our last bytes are out. SO_LINGER 0 resets at
+     * once, as it does over TCP; a connection that had already ended closes at once.
      */
     void close() {
         if (queuePair == null) {  // setting up failed before the queue pair: nothing ever ran
@@ -733,12 +735,23 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
             memory.release();
             return;
         }
+        boolean endedBefore = closed;
         queuePair.close();
         sendTheEndingTerminate();
         closeNow();
         releaseMemoryWhenQuiet();
+        boolean reset;
         try {
-            if (channel.isConnected() && channel.getOption(StandardSocketOptions.SO_LINGER) != 0) {
+            reset = !channel.isConnected() || channel.getOption(StandardSocketOptions.SO_LINGER) == 0;
+        } catch (IOException | RuntimeException e) {
+            reset = true;
+        }
+        if (!reset && !endedBefore) {
+            LingeringClose.begin(channel, progress);
+            return;
+        }
+        try {
+            if (!reset) {
                 channel.shutdownOutput();
             }
         } catch (IOException | RuntimeException ignored) {

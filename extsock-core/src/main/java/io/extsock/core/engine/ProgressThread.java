@@ -2,6 +2,7 @@ package io.extsock.core.engine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -53,6 +54,9 @@ final class ProgressThread implements Runnable {
     /** Delayed tasks by deadline; only this thread touches it. */
     private final PriorityQueue<Timed> timers = new PriorityQueue<>();
     private volatile boolean running = true;
+    /** {@link #discardBuffer}, made at the first lingering close. */
+    private ByteBuffer discard;
+    private static final int DISCARD_BUFFER_SIZE = 16 * 1024;
 
     private record Timed(long deadline, Runnable task) implements Comparable<Timed> {
         @Override
@@ -150,6 +154,14 @@ final class ProgressThread implements Runnable {
         return selector;
     }
 
+    /** Where the lingering closes of this thread's connections drop what still arrives. */
+    ByteBuffer discardBuffer() {
+        if (discard == null) {
+            discard = ByteBuffer.allocateDirect(DISCARD_BUFFER_SIZE);
+        }
+        return discard;
+    }
+
     @Override
     public void run() {
         while (running) {
@@ -195,6 +207,10 @@ final class ProgressThread implements Runnable {
     }
 
     private static void serve(SelectionKey key) {
+        if (key.attachment() instanceof LingeringClose lingering) {
+            lingering.onReadable();
+            return;
+        }
         ChannelDriver connection = (ChannelDriver) key.attachment();
         try {
             int ready = key.readyOps();

@@ -1,0 +1,100 @@
+package io.extsock.core.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A closed connection's TCP, lingering: our FIN goes out, whatever arrives meanwhile is dropped
+ * without a reset, and the descriptor closes when the peer closes, or once it has been quiet.
+ * On plain channel pairs, the peer playing the part of an iWARP engine that still sends.
+ */
+@Timeout(60)
+class LingeringCloseTest {
+
+    /** Longer than any test here: a channel closed before it was closed by the peer's end of stream. */
+    private static final long NEVER_QUIET = 600_000;
+
+    private ProgressThread thread;
+    private ServerSocketChannel listener;
+    private SocketChannel ours;
+    private SocketChannel peer;
+
+    @BeforeEach
+    void connect() throws Exception {
+        thread = new ProgressThread("lingering-close-test");
+        listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        peer = SocketChannel.open(listener.getLocalAddress());
+        ours = listener.accept();
+        ours.configureBlocking(false);
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        peer.close();
+        ours.close();
+        listener.close();
+        thread.shutdown();
+    }
+
+    @Test
+    void thePeerReadsOurBytesAndFinThenWhatItSendsIsDroppedWithoutAReset() throws Exception {
+        ours.write(ByteBuffer.wrap("last".getBytes()));
+        LingeringClose.begin(ours, thread, NEVER_QUIET);
+        ByteBuffer got = ByteBuffer.allocate(8);
+        while (peer.read(got) != -1) {
+            // the last bytes, then our FIN
+        }
+        assertEquals("last", new String(got.array(), 0, got.position()));
+        ByteBuffer credits = ByteBuffer.allocate(64 * 1024);
+        for (int i = 0; i < 64; i++) {  // 4 MiB after our close: a closed socket would have reset
+            peer.write(credits.clear());
+        }
+        Thread.sleep(100);  // a reset, had one come, would be here by now
+        peer.write(credits.clear());
+        assertTrue(ours.isOpen(), "lingering while the peer is open");
+        peer.close();
+        awaitClosed(ours);
+    }
+
+    @Test
+    void aPeerThatStaysOpenAndQuietIsLeftAfterTheQuietTime() throws Exception {
+        LingeringClose.begin(ours, thread, 50);
+        assertEquals(-1, peer.read(ByteBuffer.allocate(1)), "our FIN");
+        awaitClosed(ours);
+    }
+
+    @Test
+    void aPeerThatClosedAlreadyEndsItAtOnce() throws Exception {
+        peer.close();
+        LingeringClose.begin(ours, thread, NEVER_QUIET);
+        awaitClosed(ours);
+    }
+
+    @Test
+    void everyLingeringCloseIsCountedUntilItEnds() throws Exception {
+        int before = LingeringClose.lingering();
+        LingeringClose.begin(ours, thread, NEVER_QUIET);
+        assertEquals(before + 1, LingeringClose.lingering());
+        peer.close();
+        awaitClosed(ours);
+        assertEquals(before, LingeringClose.lingering());
+        assertFalse(ours.isOpen());
+    }
+
+    private static void awaitClosed(SocketChannel channel) throws InterruptedException {
+        while (channel.isOpen()) {
+            Thread.sleep(5);  // the class's timeout bounds it
+        }
+    }
+}
