@@ -39,6 +39,61 @@ final class StreamRounds {
         };
     }
 
+    /**
+     * An echo of {@code total} bytes, as the demo's: the client writes in {@code chunk} writes on
+     * a thread of its own while it reads the echo; the server writes back what it reads, as it
+     * reads it. MB/s of the bytes echoed, per round.
+     */
+    static Contender echo(ConnectedPair pair, int chunk, long total) {
+        return new Contender() {
+            public void serve(int round) throws IOException {
+                InputStream in = pair.server.getInputStream();
+                OutputStream out = pair.server.getOutputStream();
+                byte[] buffer = new byte[chunk];
+                for (long left = total; left > 0; ) {
+                    int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+                    if (n < 0) {
+                        throw new IOException("unexpected end of stream");
+                    }
+                    out.write(buffer, 0, n);
+                    left -= n;
+                }
+            }
+
+            public double run(int round) throws Exception {
+                IOException[] failure = new IOException[1];
+                Thread writer = new Thread(() -> {
+                    try {
+                        OutputStream out = pair.client.getOutputStream();
+                        byte[] buffer = new byte[chunk];
+                        for (long left = total; left > 0; left -= chunk) {
+                            out.write(buffer, 0, (int) Math.min(chunk, left));
+                        }
+                    } catch (IOException e) {
+                        failure[0] = e;
+                    }
+                }, "echo-writer");
+                long start = System.nanoTime();
+                writer.start();
+                InputStream in = pair.client.getInputStream();
+                byte[] buffer = new byte[chunk];
+                for (long left = total; left > 0; ) {
+                    int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+                    if (n < 0) {
+                        throw new IOException("unexpected end of stream");
+                    }
+                    left -= n;
+                }
+                long elapsed = System.nanoTime() - start;
+                writer.join();
+                if (failure[0] != null) {
+                    throw failure[0];
+                }
+                return total / (elapsed / 1e9) / 1e6;
+            }
+        };
+    }
+
     /** The server's end of a ping-pong: answers each {@code size}-byte message with itself. */
     static void serveEcho(ConnectedPair pair, int size, int iterations) throws IOException {
         InputStream in = pair.server.getInputStream();
