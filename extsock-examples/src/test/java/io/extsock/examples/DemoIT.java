@@ -18,6 +18,21 @@ class DemoIT {
     void everyStepVerifies() throws Exception {
         Cli demo = Cli.run("demo", "--size", "8M");
         assertEquals(0, demo.waitFor(), demo.transcript());
+        assertEveryStepVerified(demo);
+        assertTrue(demo.out().contains("each stream echo measured after " + DemoCommand.DEFAULT_WARM_UP
+                + " unmeasured runs of it"), demo.transcript());
+    }
+
+    /** {@code --warm-up 0}: the echoes measured on their first connections, and the header says so. */
+    @Test
+    void aColdStartIsOneOptionAway() throws Exception {
+        Cli demo = Cli.run("demo", "--size", "8M", "--warm-up", "0");
+        assertEquals(0, demo.waitFor(), demo.transcript());
+        assertEveryStepVerified(demo);
+        assertTrue(demo.out().contains("each stream echo measured cold, on its first connection"), demo.transcript());
+    }
+
+    private static void assertEveryStepVerified(Cli demo) {
         String out = demo.out();
         for (String step : List.of("stream echo, java.net.Socket", "stream echo, ExtendedSocket (passthrough)",
                 "stream echo, ExtendedSocket (IWARP_MODE)", "RDMA Write of a registered buffer",
