@@ -53,18 +53,21 @@ final class LingeringClose {
      * cannot linger.
      */
     static void begin(SocketChannel channel, ProgressThread thread) {
-        begin(channel, thread, QUIET_MILLIS);
+        begin(channel, thread, QUIET_MILLIS, MOST_AT_ONCE);
     }
 
-    /** As {@link #begin(SocketChannel, ProgressThread)}, quiet for {@code quietMillis} (tests). */
-    static void begin(SocketChannel channel, ProgressThread thread, long quietMillis) {
+    /**
+     * As {@link #begin(SocketChannel, ProgressThread)}, quiet for {@code quietMillis} and with
+     * {@code mostAtOnce} lingering in the JVM at most (tests).
+     */
+    static void begin(SocketChannel channel, ProgressThread thread, long quietMillis, int mostAtOnce) {
         try {
             channel.shutdownOutput();
         } catch (IOException e) {
             closeQuietly(channel);  // reset or gone: nothing of ours can arrive any more
             return;
         }
-        if (LINGERING.incrementAndGet() > MOST_AT_ONCE) {
+        if (LINGERING.incrementAndGet() > mostAtOnce) {
             LINGERING.decrementAndGet();
             closeQuietly(channel);
             return;

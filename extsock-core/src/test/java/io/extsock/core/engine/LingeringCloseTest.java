@@ -50,7 +50,7 @@ class LingeringCloseTest {
     @Test
     void thePeerReadsOurBytesAndFinThenWhatItSendsIsDroppedWithoutAReset() throws Exception {
         ours.write(ByteBuffer.wrap("last".getBytes()));
-        LingeringClose.begin(ours, thread, NEVER_QUIET);
+        LingeringClose.begin(ours, thread, NEVER_QUIET, LingeringClose.MOST_AT_ONCE);
         ByteBuffer got = ByteBuffer.allocate(8);
         while (peer.read(got) != -1) {
             // the last bytes, then our FIN
@@ -69,7 +69,7 @@ class LingeringCloseTest {
 
     @Test
     void aPeerThatStaysOpenAndQuietIsLeftAfterTheQuietTime() throws Exception {
-        LingeringClose.begin(ours, thread, 50);
+        LingeringClose.begin(ours, thread, 50, LingeringClose.MOST_AT_ONCE);
         assertEquals(-1, peer.read(ByteBuffer.allocate(1)), "our FIN");
         awaitClosed(ours);
     }
@@ -77,19 +77,27 @@ class LingeringCloseTest {
     @Test
     void aPeerThatClosedAlreadyEndsItAtOnce() throws Exception {
         peer.close();
-        LingeringClose.begin(ours, thread, NEVER_QUIET);
+        LingeringClose.begin(ours, thread, NEVER_QUIET, LingeringClose.MOST_AT_ONCE);
         awaitClosed(ours);
     }
 
     @Test
     void everyLingeringCloseIsCountedUntilItEnds() throws Exception {
         int before = LingeringClose.lingering();
-        LingeringClose.begin(ours, thread, NEVER_QUIET);
+        LingeringClose.begin(ours, thread, NEVER_QUIET, LingeringClose.MOST_AT_ONCE);
         assertEquals(before + 1, LingeringClose.lingering());
         peer.close();
         awaitClosed(ours);
         assertEquals(before, LingeringClose.lingering());
         assertFalse(ours.isOpen());
+    }
+
+    /** Past the most that may linger at once, a close is immediate: our FIN, and the descriptor closed. */
+    @Test
+    void pastTheMostAtOnceACloseIsImmediate() throws Exception {
+        LingeringClose.begin(ours, thread, NEVER_QUIET, LingeringClose.lingering());
+        assertFalse(ours.isOpen(), "closed at once");
+        assertEquals(-1, peer.read(ByteBuffer.allocate(1)), "our FIN");
     }
 
     private static void awaitClosed(SocketChannel channel) throws InterruptedException {
