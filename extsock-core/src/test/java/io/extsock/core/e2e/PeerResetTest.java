@@ -83,7 +83,11 @@ class PeerResetTest {
                 threadsBefore, liveThreads(JUNIT_TIMEOUT), descriptorsBefore, openDescriptors());
         assertEquals(threadsBefore, liveThreads(JUNIT_TIMEOUT),
                 () -> "threads leaked: " + Thread.getAllStackTraces().keySet());
-        assertEquals(descriptorsBefore, openDescriptors(), "descriptors leaked");
+        // At most as many: a connection of an earlier test may still have been lingering at the
+        // baseline (its TCP kept until its peer closed) and closed since.
+        int descriptorsAfter = openDescriptors();
+        assertTrue(descriptorsAfter <= descriptorsBefore,
+                "descriptors leaked: " + descriptorsBefore + " before, " + descriptorsAfter + " after");
     }
 
     /**
