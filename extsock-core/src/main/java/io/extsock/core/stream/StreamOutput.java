@@ -188,7 +188,11 @@ final class StreamOutput implements WorkCompleter {
                 }
                 off += chunk;
                 len -= chunk;
-                leftUnreadIfPeerEnds = true;
+                // Only if more follows: a write whose one chunk was flushed unsent because the
+                // peer's FIN came first is a write after the peer's orderly close, which TCP
+                // accepts. It failed with "Connection reset by peer" (the state matrix's
+                // WRITE_INT when PEER_CLOSED, about one run in five).
+                leftUnreadIfPeerEnds |= len > 0;
             }
             // The array must not be used after we return: wait until TCP has every byte. Like a
             // TCP write, this one succeeded once its bytes went out, even if the connection ended
