@@ -65,6 +65,9 @@ final class StreamOutput implements WorkCompleter {
      */
     static final int RESERVE = 1;
 
+    /** Credits a DATA or FIN Send needs before it goes: its own and the {@link #RESERVE}. */
+    private static final int CREDITS_TO_SEND = 1 + RESERVE;
+
     /**
      * DATA Sends posted and not yet handed to TCP, at most: a quarter of the send queue, which
      * leaves room for the CREDIT and the FIN and for the application's own Writes and Reads. A
@@ -92,8 +95,7 @@ final class StreamOutput implements WorkCompleter {
      * The conditions writers wait for, made once: a lambda or method reference made at the wait
      * would be allocated on every wait.
      */
-    private final BooleanSupplier canSendData = () -> canSend(1 + RESERVE);
-    private final BooleanSupplier canSendFin = () -> canSend(1 + RESERVE);
+    private final BooleanSupplier canSend = this::canSend;
     private final BooleanSupplier dataSendSlotFree = this::dataSendSlotFree;
     private final BooleanSupplier dataSentOrClosed = this::dataSentOrClosed;
 
@@ -148,7 +150,7 @@ final class StreamOutput implements WorkCompleter {
                                 return;
                             }
                         }
-                        creditsShort = !canSendLocked(1 + RESERVE);
+                        creditsShort = !canSendLocked();
                         if (!creditsShort && dataSendSlotFreeLocked()) {
                             if (peerEnded(leftUnreadIfPeerEnds)) {
                                 return;
@@ -157,7 +159,7 @@ final class StreamOutput implements WorkCompleter {
                             dataSendsOutstanding++;
                             chunk = Math.min(len, maxPayload);
                             // Hold the transmit while more chunks can follow at once: one gathering write.
-                            more = len > chunk && credits >= 1 + RESERVE && dataSendsOutstanding < MAX_DATA_SENDS_IN_FLIGHT;
+                            more = len > chunk && credits >= CREDITS_TO_SEND && dataSendsOutstanding < MAX_DATA_SENDS_IN_FLIGHT;
                             break;
                         }
                     }
@@ -165,9 +167,9 @@ final class StreamOutput implements WorkCompleter {
                     if (creditsShort) {
                         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
                             LOG.log(System.Logger.Level.DEBUG, "stream writer to " + queuePair.counters().peer()
-                                    + " blocked: waiting for credits (" + creditsNow() + " left, " + (1 + RESERVE) + " needed)");
+                                    + " blocked: waiting for credits (" + creditsNow() + " left, " + CREDITS_TO_SEND + " needed)");
                         }
-                        awaitInterruptibleOnVirtual(canSendData);
+                        awaitInterruptibleOnVirtual(canSend);
                         flags = StreamHeader.WAITED;  // the peer's window held us up: it may widen it
                         leftUnreadIfPeerEnds = true;
                     } else {
@@ -238,7 +240,7 @@ final class StreamOutput implements WorkCompleter {
                     return;
                 }
             }
-            awaitInterruptibleOnVirtual(canSendFin);
+            awaitInterruptibleOnVirtual(canSend);
             synchronized (this) {
                 if ((peerClosed || peerReset) && !closed) {
                     // As on TCP, where shutting down output after the peer's FIN or reset still
@@ -271,12 +273,13 @@ final class StreamOutput implements WorkCompleter {
         }
     }
 
-    private synchronized boolean canSend(int creditsNeeded) {
-        return canSendLocked(creditsNeeded);
+    private synchronized boolean canSend() {
+        return canSendLocked();
     }
 
-    private boolean canSendLocked(int creditsNeeded) {
-        return credits >= creditsNeeded || failure != null || closed;
+    /** Whether a DATA or FIN Send may go (or waiting for one is over: the stream failed or closed). */
+    private boolean canSendLocked() {
+        return credits >= CREDITS_TO_SEND || failure != null || closed;
     }
 
     private synchronized boolean dataSendSlotFree() {
