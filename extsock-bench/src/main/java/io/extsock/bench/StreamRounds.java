@@ -47,17 +47,7 @@ final class StreamRounds {
     static Contender echo(ConnectedPair pair, int chunk, long total) {
         return new Contender() {
             public void serve(int round) throws IOException {
-                InputStream in = pair.server.getInputStream();
-                OutputStream out = pair.server.getOutputStream();
-                byte[] buffer = new byte[chunk];
-                for (long left = total; left > 0; ) {
-                    int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
-                    if (n < 0) {
-                        throw new IOException("unexpected end of stream");
-                    }
-                    out.write(buffer, 0, n);
-                    left -= n;
-                }
+                readTotal(pair.server.getInputStream(), new byte[chunk], total, pair.server.getOutputStream());
             }
 
             public double run(int round) throws Exception {
@@ -75,15 +65,7 @@ final class StreamRounds {
                 }, "echo-writer");
                 long start = System.nanoTime();
                 writer.start();
-                InputStream in = pair.client.getInputStream();
-                byte[] buffer = new byte[chunk];
-                for (long left = total; left > 0; ) {
-                    int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
-                    if (n < 0) {
-                        throw new IOException("unexpected end of stream");
-                    }
-                    left -= n;
-                }
+                readTotal(pair.client.getInputStream(), new byte[chunk], total, null);
                 long elapsed = System.nanoTime() - start;
                 writer.join();
                 if (failure[0] != null) {
@@ -120,16 +102,25 @@ final class StreamRounds {
     }
 
     private static void drain(ConnectedPair pair, long total) throws IOException {
-        InputStream in = pair.server.getInputStream();
-        byte[] buffer = new byte[64 * 1024];
+        readTotal(pair.server.getInputStream(), new byte[64 * 1024], total, null);
+        pair.server.getOutputStream().write(1);  // tell the sender the last byte arrived
+    }
+
+    /**
+     * Reads exactly {@code total} bytes through {@code buffer}, writing each read back to
+     * {@code echo} as it comes unless that is null.
+     */
+    private static void readTotal(InputStream in, byte[] buffer, long total, OutputStream echo) throws IOException {
         for (long left = total; left > 0; ) {
             int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
             if (n < 0) {
                 throw new IOException("unexpected end of stream");
             }
+            if (echo != null) {
+                echo.write(buffer, 0, n);
+            }
             left -= n;
         }
-        pair.server.getOutputStream().write(1);  // tell the sender the last byte arrived
     }
 
     private static double streamRound(ConnectedPair pair, int writeSize, long total) throws IOException {
