@@ -49,10 +49,7 @@ final class HandDrivenStream {
 
     /** @param peerReceiveBuffers the peer's window: our writer's credits at first */
     HandDrivenStream(int peerReceiveBuffers) throws Exception {
-        MpaAgreement agreement = new MpaAgreement(MpaRole.INITIATOR, 2, true, true, false, false, 16, 16, false,
-                Optional.empty(), PrivateData.EMPTY);
-        queuePair = new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, 65484),
-                new MemoryRegistry(), driver, driver, ConnectionCounters.unnamed());
+        queuePair = queuePair(driver, driver);
         output = new StreamOutput(queuePair, driver, peerReceiveBuffers, BUFFER_SIZE, () -> { });
         input = new StreamInput(queuePair, driver, IwarpStream.RECEIVE_BUFFERS, IwarpStream.MAX_RECEIVE_BUFFERS,
                 BUFFER_SIZE, new byte[0], output);
@@ -68,20 +65,31 @@ final class HandDrivenStream {
         sendTag = field(sendWork, "tag");
     }
 
+    /**
+     * A queue pair with the engine's own pipeline (CRC on, markers off), on {@code driver}: what
+     * the stream tests drive by hand.
+     */
+    static QueuePair queuePair(QueuePair.Driver driver, InlineWait wait) {
+        MpaAgreement agreement = new MpaAgreement(MpaRole.INITIATOR, 2, true, true, false, false, 16, 16, false,
+                Optional.empty(), PrivateData.EMPTY);
+        return new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, 65484), new MemoryRegistry(),
+                driver, wait, ConnectionCounters.unnamed());
+    }
+
     /** A message of the peer's, with no payload, arrives in the oldest receive buffer posted. */
     void receive(int type, int creditsReturned) throws ReflectiveOperationException {
-        Object work = receiveQueue.poll();
-        int tag = (int) (long) receiveTag.get(work);
-        StreamHeader.put(buffers[tag].clear(), type, 0, creditsReturned);
-        input.complete(completion(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, StreamHeader.LENGTH, false, 0,
-                null));
+        arrive(type, creditsReturned, 0);
     }
 
     /** A DATA message of the peer's with {@code payload} octets arrives in the oldest receive buffer posted. */
     void receiveData(int payload) throws ReflectiveOperationException {
+        arrive(StreamHeader.DATA, 0, payload);
+    }
+
+    private void arrive(int type, int creditsReturned, int payload) throws ReflectiveOperationException {
         Object work = receiveQueue.poll();
         int tag = (int) (long) receiveTag.get(work);
-        StreamHeader.put(buffers[tag].clear(), StreamHeader.DATA, 0, 0);
+        StreamHeader.put(buffers[tag].clear(), type, 0, creditsReturned);
         input.complete(completion(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, StreamHeader.LENGTH + payload,
                 false, 0, null));
     }

@@ -7,15 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.extsock.core.engine.SoftwareIwarpProvider;
 import io.extsock.core.fuzz.Fuzz;
 import io.extsock.core.fuzz.Mutator;
-import io.extsock.core.mpa.MpaAgreement;
-import io.extsock.core.mpa.MpaRole;
-import io.extsock.core.mpa.PrivateData;
-import io.extsock.core.verbs.ConnectionCounters;
 import io.extsock.core.verbs.InlineWait;
-import io.extsock.core.verbs.MemoryRegistry;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
@@ -26,7 +20,6 @@ import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Arrays;
-import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
@@ -287,10 +280,7 @@ class StreamSendHeaderFuzzTest {
 
     /** A queue pair with the engine's own pipeline, on a driver that never blocks. */
     private static QueuePair queuePair() {
-        MpaAgreement agreement = new MpaAgreement(MpaRole.INITIATOR, 2, true, true, false, false, 16, 16, false,
-                Optional.empty(), PrivateData.EMPTY);
-        return new QueuePair(agreement, SoftwareIwarpProvider.pipeline(agreement, 65484), new MemoryRegistry(),
-                NEVER_BLOCKS, NEVER_BLOCKS, ConnectionCounters.unnamed());
+        return HandDrivenStream.queuePair(NEVER_BLOCKS, NEVER_BLOCKS);
     }
 
     /** A driver that transmits nothing and never waits: a wait sees the condition as it is. */
