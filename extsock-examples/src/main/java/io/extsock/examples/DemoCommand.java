@@ -67,11 +67,6 @@ final class DemoCommand implements Callable<Integer> {
      */
     static final int DEFAULT_WARM_UP = 8;
 
-    /** Makes a new unconnected socket of one kind, for each run of an echo. */
-    private interface SocketMaker<S> {
-        S make() throws IOException;
-    }
-
     /** One step of the demo: runs and checks, timing only the transfer itself. */
     private interface Step {
         Checked run() throws Exception;
@@ -150,16 +145,19 @@ final class DemoCommand implements Callable<Integer> {
         allVerified &= checked.verified();
     }
 
-    /** {@link #warmUp} echoes on new sockets, each checked but not timed, then the measured one. */
-    private Checked warmedEcho(SocketMaker<? extends ServerSocket> servers, SocketMaker<? extends Socket> clients,
+    /**
+     * {@link #warmUp} echoes on new sockets ({@code servers} and {@code clients} make them), each
+     * checked but not timed, then the measured one.
+     */
+    private Checked warmedEcho(Callable<? extends ServerSocket> servers, Callable<? extends Socket> clients,
                                boolean iwarp) throws Exception {
         for (int run = 0; run < warmUp; run++) {
-            Checked unmeasured = echo(servers.make(), clients.make(), iwarp);
+            Checked unmeasured = echo(servers.call(), clients.call(), iwarp);
             if (!unmeasured.verified()) {
                 return unmeasured;
             }
         }
-        return echo(servers.make(), clients.make(), iwarp);
+        return echo(servers.call(), clients.call(), iwarp);
     }
 
     /** The same {@link StreamEcho} code on both ends, whatever the sockets. */
