@@ -194,6 +194,8 @@ final class PerfCompareCommand implements Callable<Integer> {
                     + " (from order statistics: see the README); \"n<6\": too few rounds for one.");
             out.println("latency (t_typical): lower is better; tcp_lat, send_lat, write_lat are one way (half a"
                     + " ping-pong), tcp_rr and read_lat a whole round trip. Bandwidth: higher is better.");
+            out.println("TCP congestion control: " + TcpCongestionControl.name() + " (loopback bandwidth depends on it:"
+                    + " see the README).");
         }
         out.flush();
         return 0;

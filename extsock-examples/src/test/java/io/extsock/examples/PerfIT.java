@@ -151,7 +151,8 @@ class PerfIT {
         Cli table = Cli.run("perf", "compare", "--bw-bytes", "1M", "--rounds", "2", "--iters", "100", "--no-many");
         assertEquals(0, table.waitFor(), table.transcript());
         for (String socket : List.of("java.net.Socket", "ExtendedSocket (passthrough)", "ExtendedSocket (IWARP_MODE)",
-                "IWARP_MODE, RDMA Write", "ratio [95% CI]", "compared with", "1.00 [n<6]")) {
+                "IWARP_MODE, RDMA Write", "ratio [95% CI]", "compared with", "1.00 [n<6]",
+                "TCP congestion control: " + TcpCongestionControl.name())) {
             assertTrue(table.out().contains(socket), table.transcript());
         }
     }
