@@ -57,6 +57,8 @@ final class StreamInput implements WorkCompleter {
      * would flood both while the budget stays spent. 1024 Sends: milliseconds of a bulk stream.
      */
     private static final int SENDS_BETWEEN_REFUSED_GROWTHS = 1024;
+    /** The longest payload {@link #appendToLastFilled} copies: small writes, not bulk ones. */
+    static final int MAX_APPENDED = 8 * 1024;
 
     private final QueuePair queuePair;
     /** The engine's wait: a blocked reader makes the connection progress while it waits. */
@@ -217,7 +219,11 @@ final class StreamInput implements WorkCompleter {
             int type = StreamHeader.type(message);
             boolean waited = (StreamHeader.flags(message) & StreamHeader.WAITED) != 0;
             // Not once closed: nothing may be read from the buffers then (they go back to the pool).
-            if (type == StreamHeader.DATA && !inputShutdown && !closed && length > StreamHeader.LENGTH) {
+            if (type == StreamHeader.DATA && !inputShutdown && !closed && length > StreamHeader.LENGTH
+                    && appendToLastFilled(message, (int) length - StreamHeader.LENGTH)) {
+                recordPayload((int) length - StreamHeader.LENGTH);
+                repost = true;  // its bytes wait in the buffer before it: a credit for the peer now
+            } else if (type == StreamHeader.DATA && !inputShutdown && !closed && length > StreamHeader.LENGTH) {
                 data[index] = message.limit((int) length).position(StreamHeader.LENGTH);
                 filled[(filledHead + filledCount) % filled.length] = index;
                 filledCount++;
@@ -252,6 +258,33 @@ final class StreamInput implements WorkCompleter {
         if (growTo > growFrom) {
             grow(growFrom, growTo);
         }
+    }
+
+    /**
+     * Under the monitor: copies a small message's payload behind the unread bytes of the last
+     * filled buffer, if they fit, so that its own buffer can go back to the peer at once.
+     *
+     * <p>Why: each Send takes a whole receive buffer, so without this a few small writes that
+     * the peer's application has not read yet used up the window, and the next write blocked
+     * (three 1-byte writes did), where TCP takes hundreds of kilobytes unread. Two programs that
+     * each write before they read (a pipelining protocol) then both blocked for good. Appended,
+     * small messages fill buffers by bytes, as TCP's window does. Large ones are not copied
+     * (they fill buffers well on their own, and a bulk stream must not pay a second copy).
+     *
+     * @return whether it was appended (the caller posts the message's buffer again)
+     */
+    private boolean appendToLastFilled(ByteBuffer message, int payload) {
+        if (filledCount == 0 || payload > MAX_APPENDED) {
+            return false;
+        }
+        ByteBuffer last = data[filled[(filledHead + filledCount - 1) % filled.length]];
+        int end = last.limit();
+        if (last.capacity() - end < payload) {
+            return false;
+        }
+        last.limit(end + payload);
+        last.put(end, message, StreamHeader.LENGTH, payload);
+        return true;
     }
 
     /**

@@ -35,7 +35,8 @@ import org.junit.jupiter.api.Test;
  * longer connected, TCP is closed) and reads throw {@link SocketException} naming the peer's
  * fault once the data before is read. Otherwise the connection stays up. The data delivered is
  * exactly the DATA payloads in order; nothing blocks, and the writer's credits never go
- * negative.
+ * negative. A small DATA payload that fits behind the unread bytes of the last filled buffer is
+ * appended there and its own buffer posted again at once (as the model here says too).
  *
  * <p>The queue pair's own receive side (framing, DDP, placement) is not exercised here: its
  * harness is another's. The queue pair here is real but driven by a driver that never blocks.
@@ -135,7 +136,7 @@ class StreamSendHeaderFuzzTest {
         boolean[] posted = new boolean[IwarpStream.MAX_RECEIVE_BUFFERS];
         Arrays.fill(posted, 0, IwarpStream.RECEIVE_BUFFERS, true);
         int known = IwarpStream.RECEIVE_BUFFERS;
-        ArrayDeque<int[]> filled = new ArrayDeque<>(); // {tag, octets left to read}
+        ArrayDeque<int[]> filled = new ArrayDeque<>(); // {tag, octets left to read, where its data ends}
         ByteArrayOutputStream expected = new ByteArrayOutputStream();
         ByteArrayOutputStream read = new ByteArrayOutputStream();
         boolean failed = false;
@@ -182,9 +183,16 @@ class StreamSendHeaderFuzzTest {
             assertTrue(queuePair.isConnected() && !connectionClosed[0], "a message that keeps the rules ends nothing");
             int type = message[0] & 0xFF;
             if (type == StreamHeader.DATA) {
-                posted[tag] = false;
-                filled.add(new int[] {tag, length - StreamHeader.LENGTH});
-                expected.write(message, StreamHeader.LENGTH, length - StreamHeader.LENGTH);
+                int payload = length - StreamHeader.LENGTH;
+                int[] last = filled.peekLast();
+                if (last != null && payload <= StreamInput.MAX_APPENDED && BUFFER_SIZE - last[2] >= payload) {
+                    last[1] += payload;  // appended behind the unread bytes; its own buffer is posted again
+                    last[2] += payload;
+                } else {
+                    posted[tag] = false;
+                    filled.add(new int[] {tag, payload, length});
+                }
+                expected.write(message, StreamHeader.LENGTH, payload);
             } else if (type == StreamHeader.FIN) {
                 finished = true;
             }

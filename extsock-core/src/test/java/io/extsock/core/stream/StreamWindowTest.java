@@ -95,6 +95,88 @@ class StreamWindowTest {
         assertEquals(IwarpStream.RECEIVE_BUFFERS, writer.receiveWindowBuffers());
     }
 
+    /**
+     * Small writes nobody reads yet fill the window by bytes, as TCP's does: without that, each
+     * took a whole receive buffer and the fourth 1-byte write blocked. 2,000 writes of 16 bytes
+     * go through unread; then every byte arrives, in order.
+     */
+    @Test
+    void smallWritesTheReaderHasNotReadDoNotBlockTheWriter() throws Exception {
+        int messages = 2_000;
+        int size = 16;
+        CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+            try {
+                for (int i = 0; i < messages; i++) {
+                    writer.write(message(i, size), 0, size);
+                }
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        }, runnable -> {
+            Thread thread = new Thread(runnable, "small-writer");
+            thread.setDaemon(true);  // a writer blocked for good must not keep the JVM alive
+            thread.start();
+        });
+        writing.get(20, TimeUnit.SECONDS);  // a writer blocked on the window fails here
+        byte[] received = new byte[size];
+        for (int i = 0; i < messages; i++) {
+            readFully(reader, received);
+            assertArrayEquals(message(i, size), received, "message " + i);
+        }
+        assertEquals(0, reader.available());
+    }
+
+    /**
+     * A pipelining protocol: both ends write their requests before they read the other's. Over
+     * TCP that works while the bytes fit its buffers; here it blocked both ends for good.
+     */
+    @Test
+    void bothEndsWritingBeforeTheyReadDoNotDeadlock() throws Exception {
+        int messages = 500;
+        int size = 40;
+        // Both on threads of their own: a deadlocked write ignores interrupts, as a Socket's does,
+        // so a test thread stuck in one would hang the run rather than fail it.
+        CompletableFuture<Void> oneEnd = writeThenReadOnItsOwnThread(writer, messages, size);
+        CompletableFuture<Void> otherEnd = writeThenReadOnItsOwnThread(reader, messages, size);
+        CompletableFuture.allOf(oneEnd, otherEnd).get(20, TimeUnit.SECONDS);
+    }
+
+    private static CompletableFuture<Void> writeThenReadOnItsOwnThread(IwarpStream stream, int messages, int size) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                writeThenRead(stream, messages, size);
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        }, runnable -> {
+            Thread thread = new Thread(runnable, "pipelining-end");
+            thread.setDaemon(true);  // if it deadlocks, it must not keep the JVM alive
+            thread.start();
+        });
+    }
+
+    private static void writeThenRead(IwarpStream stream, int messages, int size) throws Exception {
+        for (int i = 0; i < messages; i++) {
+            stream.write(message(i, size), 0, size);
+        }
+        byte[] received = new byte[size];
+        for (int i = 0; i < messages; i++) {
+            readFully(stream, received);
+            assertArrayEquals(message(i, size), received, "message " + i);
+        }
+    }
+
+    /** Message {@code i}: its number in its first bytes, then a pattern of it. */
+    private static byte[] message(int i, int size) {
+        byte[] message = new byte[size];
+        for (int j = 0; j < size; j++) {
+            message[j] = (byte) (i * 31 + j);
+        }
+        message[0] = (byte) i;
+        message[1] = (byte) (i >> 8);
+        return message;
+    }
+
     private static void readFully(IwarpStream stream, byte[] into) throws Exception {
         for (int at = 0; at < into.length; ) {
             int n = stream.read(into, at, into.length - at, 0);
