@@ -4,10 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/**
- * Checks before a transfer that the file fits. Needed for the one-sided methods above all: a
- * memory-mapped file that finds the disk full fails with a bus error, not an exception.
- */
+/** Checks before a transfer that the file fits, so that a full disk fails it before it starts. */
 final class DiskSpace {
 
     private DiskSpace() {

@@ -24,8 +24,9 @@ final class FileGetCommand implements Callable<Integer> {
     ConnectionOptions connection;
 
     @Option(names = "--method", paramLabel = "METHOD", defaultValue = "write",
-            description = "stream: over the socket's stream; write: the server RDMA-Writes into our memory-mapped "
-                    + "file; read: we RDMA-Read the server's memory-mapped file; transferTo: plain TCP over java.nio "
+            description = "stream: over the socket's stream; write: the server RDMA-Writes into our registered "
+                    + "buffers, which we write to the file; read: we RDMA-Read the server's memory-mapped file "
+                    + "into such buffers; transferTo: plain TCP over java.nio "
                     + "channels, the server's FileChannel.transferTo (sendfile) and our channel reads, needs --no-iwarp "
                     + "on both ends (default: ${DEFAULT-VALUE}).")
     FileMethod method;

@@ -4,9 +4,9 @@ package io.extsock.examples;
 enum FileMethod {
     /** Over the socket's stream (plain TCP or IWARP_MODE Sends), copied through user space. */
     stream,
-    /** The server RDMA-Writes its memory-mapped file into the client's memory-mapped file. */
+    /** The server RDMA-Writes its memory-mapped file into a ring of the client's, which it writes to its file. */
     write,
-    /** The client RDMA-Reads the server's memory-mapped file into its own. */
+    /** The client RDMA-Reads the server's memory-mapped file through a ring into its file. */
     read,
     /**
      * Plain TCP as a Java program without extsock would do it: the server's {@code

@@ -13,13 +13,15 @@ import java.util.List;
  * What {@code extsock file get} and {@code serve} say to each other, over the socket's stream
  * (in IWARP_MODE the stream runs over Sends, ordered after any RDMA Write sent before it):
  * <pre>
- * client: REQUEST  magic "XSF1" (int), method (byte)
+ * client: REQUEST  magic "XSF2" (int), method (byte)
  * server: OFFER    OK (byte), name (UTF), size (long)   |  REFUSED (byte), reason (UTF)
  * client: READY (byte)  (or closes: no space, file exists)
  *   stream: server: size bytes, then DONE + SHA-256
  *   transferTo (plain TCP): as stream, the server's bytes sent by FileChannel.transferTo (sendfile)
- *   write:  client: region count (int) + 16-byte RemoteBuffers (REMOTE_WRITE)
- *           server: RDMA Writes; PROGRESS + bytes (long) after each; DONE + SHA-256
+ *   write:  client: slot count (int) + a 16-byte RemoteBuffer per slot of its ring (REMOTE_WRITE)
+ *           server: per chunk, into the next slot in ring order: an RDMA Write, then CHUNK +
+ *                   length (int); it waits for a FREE before it writes into a slot again
+ *           client: FREE (byte) once a chunk is in the file; server, after the last: DONE + SHA-256
  *   read:   server: region count (int) + 16-byte RemoteBuffers (REMOTE_READ)
  *           client: RDMA Reads; then READ_DONE (byte); server: DONE + SHA-256
  * client: VERDICT (byte): 1 if its SHA-256 matched, 0 if not
@@ -27,11 +29,12 @@ import java.util.List;
  */
 final class FileProtocol {
 
-    static final int MAGIC = 0x58534631;  // "XSF1"
+    static final int MAGIC = 0x58534632;  // "XSF2": XSF1 wrote straight into the client's mapped file
     static final byte OK = 1;
     static final byte REFUSED = 0;
     static final byte READY = 'R';
-    static final byte PROGRESS = 'P';
+    static final byte CHUNK = 'C';
+    static final byte FREE = 'E';
     static final byte DONE = 'D';
     static final byte READ_DONE = 'F';
 

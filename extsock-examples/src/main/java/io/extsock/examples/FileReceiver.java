@@ -175,28 +175,23 @@ final class FileReceiver {
     }
 
     /**
-     * Lends the server the mapped file for its RDMA Writes; its progress messages follow the
-     * data they report. Returns the server's hash.
+     * Lends the server a ring of buffers for its RDMA Writes and writes each chunk it reports to
+     * the file (see {@link FileRing}). Returns the server's hash.
      */
     private static byte[] receiveWrites(IwarpConnection verbs, FileChannel channel, long size, DataInputStream in,
                                         DataOutputStream out, Progress bar) throws IOException {
-        try (MappedFile sink = MappedFile.register(verbs, channel, size, true,
-                EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE))) {
-            FileProtocol.writeRegions(out, sink.regions().stream().map(region -> region.remote()).toList());
-            int tag;
-            while ((tag = in.read()) == FileProtocol.PROGRESS) {
-                bar.update(in.readLong());
-            }
-            return doneHash(tag, in);
+        try (FileRing ring = FileRing.register(verbs, channel, EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE))) {
+            FileProtocol.writeRegions(out, ring.remoteSlots());
+            return doneHash(ring.receiveWrites(in, out, size, bar::update), in);
         }  // deregistered: the server can write no more
     }
 
-    /** RDMA-Reads the server's mapped file straight into ours, then says so; returns the server's hash. */
+    /** RDMA-Reads the server's mapped file through a ring into ours, then says so; returns the server's hash. */
     private static byte[] receiveByReads(IwarpConnection verbs, FileChannel channel, long size, DataInputStream in,
                                          DataOutputStream out, Progress bar) throws IOException, InterruptedException {
         List<RemoteBuffer> sources = FileProtocol.readRegions(in);
-        try (MappedFile sink = MappedFile.register(verbs, channel, size, true, EnumSet.of(Access.LOCAL_WRITE))) {
-            RdmaCopy.read(verbs, sink.regions(), sources, bar::update);
+        try (FileRing ring = FileRing.register(verbs, channel, EnumSet.of(Access.LOCAL_WRITE))) {
+            ring.readFrom(verbs, sources, size, bar::update);
         }
         out.writeByte(FileProtocol.READ_DONE);
         out.flush();

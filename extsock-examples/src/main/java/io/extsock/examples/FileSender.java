@@ -3,11 +3,14 @@ package io.extsock.examples;
 import io.extsock.ExtendedSocket;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.IwarpConnection;
+import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.RemoteBuffer;
+import io.extsock.verbs.WriteRequest;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
@@ -121,28 +124,63 @@ final class FileSender {
         return done(out, hash);
     }
 
-    /** RDMA-Writes the mapped file into the client's; each completion is reported as progress. */
+    /**
+     * RDMA-Writes the mapped file through the client's ring (see {@link FileRing}): each chunk
+     * into the next slot, then CHUNK and its length behind it (a stream message after a Write
+     * arrives after its data); a slot is written again only after the client's FREE for it.
+     */
     private byte[] sendByWrites(IwarpConnection verbs, FileChannel channel, long size, DataInputStream in,
                                 DataOutputStream out) throws IOException, InterruptedException {
-        List<RemoteBuffer> targets = FileProtocol.readRegions(in);
+        List<RemoteBuffer> slots = FileProtocol.readRegions(in);
+        for (RemoteBuffer slot : slots) {
+            if (slot.length() <= 0 || slot.length() > Integer.MAX_VALUE) {
+                throw new SocketException("the client offered a slot of " + slot.length() + " bytes to write into");
+            }
+        }
+        if (slots.isEmpty() && size > 0) {
+            throw new SocketException("the client offered no slots to write into");
+        }
         Future<byte[]> hash = hashMeanwhile();
         try (MappedFile source = MappedFile.register(verbs, channel, size, false, Set.of())) {
-            IOException[] progressFailure = new IOException[1];
-            RdmaCopy.write(verbs, source.regions(), targets, done -> {
-                try {
-                    // A stream message after a completed Write arrives after its data: progress is real.
-                    out.writeByte(FileProtocol.PROGRESS);
-                    out.writeLong(done);
+            WriteRequest request = new WriteRequest();  // reusable: posting copies what it needs
+            long chunk = 0;
+            int free = slots.size();
+            int inFlight = 0;
+            for (MemoryRegion region : source.regions()) {
+                for (long offset = 0; offset < region.length(); chunk++) {
+                    if (free == 0) {
+                        awaitFree(in);
+                        free++;
+                    }
+                    RemoteBuffer slot = slots.get((int) (chunk % slots.size()));
+                    int length = (int) Math.min(slot.length(), region.length() - offset);
+                    verbs.post(request.gather(region.slice(offset, length)).target(slot.slice(0, length)));
+                    free--;
+                    out.writeByte(FileProtocol.CHUNK);
+                    out.writeInt(length);
                     out.flush();
-                } catch (IOException e) {
-                    progressFailure[0] = e;
+                    if (++inFlight == slots.size()) {  // the completion queue never holds more than a ring's worth
+                        Completions.next(verbs.completions());
+                        inFlight--;
+                    }
+                    offset += length;
                 }
-            });
-            if (progressFailure[0] != null) {
-                throw progressFailure[0];
+            }
+            for (; inFlight > 0; inFlight--) {  // every Write done before its source is deregistered
+                Completions.next(verbs.completions());
+            }
+            for (; free < slots.size(); free++) {  // every chunk in the client's file; what follows is its verdict
+                awaitFree(in);
             }
         }
         return done(out, hash);
+    }
+
+    private static void awaitFree(DataInputStream in) throws IOException {
+        int tag = in.read();
+        if (tag != FileProtocol.FREE) {
+            throw FileProtocol.unexpected(tag, "a slot given back");
+        }
     }
 
     /** Registers the mapped file for the client's RDMA Reads, waits until it says it is done. */
