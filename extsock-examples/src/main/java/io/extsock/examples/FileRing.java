@@ -15,6 +15,7 @@ import java.nio.channels.FileChannel;
 import java.util.List;
 import java.util.Set;
 import java.util.function.LongConsumer;
+import java.util.stream.IntStream;
 
 /**
  * Where a file arriving by RDMA lands on the getting end: a ring of registered buffers, each
@@ -64,7 +65,7 @@ final class FileRing implements AutoCloseable {
 
     /** Each slot as the peer addresses it (the region needs a remote right), in ring order. */
     List<RemoteBuffer> remoteSlots() {
-        return java.util.stream.IntStream.range(0, slots)
+        return IntStream.range(0, slots)
                 .mapToObj(slot -> memory.remote((long) slot * slotSize, slotSize)).toList();
     }
 

@@ -219,20 +219,21 @@ final class StreamInput implements WorkCompleter {
             int type = StreamHeader.type(message);
             boolean waited = (StreamHeader.flags(message) & StreamHeader.WAITED) != 0;
             // Not once closed: nothing may be read from the buffers then (they go back to the pool).
-            if (type == StreamHeader.DATA && !inputShutdown && !closed && length > StreamHeader.LENGTH
-                    && appendToLastFilled(message, (int) length - StreamHeader.LENGTH)) {
-                recordPayload((int) length - StreamHeader.LENGTH);
-                repost = true;  // its bytes wait in the buffer before it: a credit for the peer now
-            } else if (type == StreamHeader.DATA && !inputShutdown && !closed && length > StreamHeader.LENGTH) {
-                data[index] = message.limit((int) length).position(StreamHeader.LENGTH);
-                filled[(filledHead + filledCount) % filled.length] = index;
-                filledCount++;
-                recordPayload((int) length - StreamHeader.LENGTH);
-                if (waited && allocated == posted && allocated < buffers.length && sendsBeforeAskingAgain == 0
-                        && peerFilledTheWindow()) {
-                    growFrom = allocated;
-                    growTo = Math.min(buffers.length, 2 * allocated);
-                    allocated = growTo;
+            if (type == StreamHeader.DATA && !inputShutdown && !closed && length > StreamHeader.LENGTH) {
+                int payload = (int) length - StreamHeader.LENGTH;
+                recordPayload(payload);
+                if (appendToLastFilled(message, payload)) {
+                    repost = true;  // its bytes wait in the buffer before it: a credit for the peer now
+                } else {
+                    data[index] = message.limit((int) length).position(StreamHeader.LENGTH);
+                    filled[(filledHead + filledCount) % filled.length] = index;
+                    filledCount++;
+                    if (waited && allocated == posted && allocated < buffers.length && sendsBeforeAskingAgain == 0
+                            && peerFilledTheWindow()) {
+                        growFrom = allocated;
+                        growTo = Math.min(buffers.length, 2 * allocated);
+                        allocated = growTo;
+                    }
                 }
             } else if (type == StreamHeader.CREDIT) {
                 repostReserve = true;  // the peer spent no credit on it (StreamOutput.RESERVE)

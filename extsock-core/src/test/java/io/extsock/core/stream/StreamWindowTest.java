@@ -104,20 +104,11 @@ class StreamWindowTest {
     void smallWritesTheReaderHasNotReadDoNotBlockTheWriter() throws Exception {
         int messages = 2_000;
         int size = 16;
-        CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
-            try {
-                for (int i = 0; i < messages; i++) {
-                    writer.write(message(i, size), 0, size);
-                }
-            } catch (Exception e) {
-                throw new RuntimeException(e);
+        onItsOwnThread("small-writer", () -> {
+            for (int i = 0; i < messages; i++) {
+                writer.write(message(i, size), 0, size);
             }
-        }, runnable -> {
-            Thread thread = new Thread(runnable, "small-writer");
-            thread.setDaemon(true);  // a writer blocked for good must not keep the JVM alive
-            thread.start();
-        });
-        writing.get(20, TimeUnit.SECONDS);  // a writer blocked on the window fails here
+        }).get(20, TimeUnit.SECONDS);  // a writer blocked on the window fails here
         byte[] received = new byte[size];
         for (int i = 0; i < messages; i++) {
             readFully(reader, received);
@@ -136,23 +127,29 @@ class StreamWindowTest {
         int size = 40;
         // Both on threads of their own: a deadlocked write ignores interrupts, as a Socket's does,
         // so a test thread stuck in one would hang the run rather than fail it.
-        CompletableFuture<Void> oneEnd = writeThenReadOnItsOwnThread(writer, messages, size);
-        CompletableFuture<Void> otherEnd = writeThenReadOnItsOwnThread(reader, messages, size);
+        CompletableFuture<Void> oneEnd = onItsOwnThread("pipelining-end", () -> writeThenRead(writer, messages, size));
+        CompletableFuture<Void> otherEnd = onItsOwnThread("pipelining-end", () -> writeThenRead(reader, messages, size));
         CompletableFuture.allOf(oneEnd, otherEnd).get(20, TimeUnit.SECONDS);
     }
 
-    private static CompletableFuture<Void> writeThenReadOnItsOwnThread(IwarpStream stream, int messages, int size) {
+    /** Work that may block for good, on a daemon thread: a stuck one must not keep the JVM alive. */
+    private static CompletableFuture<Void> onItsOwnThread(String name, Work work) {
         return CompletableFuture.runAsync(() -> {
             try {
-                writeThenRead(stream, messages, size);
+                work.run();
             } catch (Exception e) {
                 throw new RuntimeException(e);
             }
         }, runnable -> {
-            Thread thread = new Thread(runnable, "pipelining-end");
-            thread.setDaemon(true);  // if it deadlocks, it must not keep the JVM alive
+            Thread thread = new Thread(runnable, name);
+            thread.setDaemon(true);
             thread.start();
         });
+    }
+
+    /** A step that may throw, as stream calls do. */
+    private interface Work {
+        void run() throws Exception;
     }
 
     private static void writeThenRead(IwarpStream stream, int messages, int size) throws Exception {
