@@ -24,7 +24,8 @@ import java.util.function.BooleanSupplier;
  * into the stream's receive buffers as the queue pair's receive side would, and ours leave
  * (complete) only when the test says so. A wait of the stream is where the peer acts: {@link
  * #onWait} says how (by default it reads our Sends one by one, returning each DATA's buffer,
- * until the condition holds).
+ * until the condition holds). A wait without a limit that the peer leaves unmet fails the test:
+ * nothing else would ever end it.
  */
 final class HandDrivenStream {
 
@@ -155,7 +156,15 @@ final class HandDrivenStream {
             } catch (ReflectiveOperationException e) {
                 throw new AssertionError(e);
             }
-            return condition.getAsBoolean();
+            boolean holds = condition.getAsBoolean();
+            if (!holds && timeoutNanos <= 0) {
+                // Nothing else drives this stream: the stream would wait here for good (its
+                // callers look again in a loop), so the test fails instead of spinning.
+                throw new AssertionError("the stream waits without a limit for what the hand-driven peer did not"
+                        + " give (" + stream.inFlight.size() + " Sends in flight, " + stream.receiveQueue.size()
+                        + " receive buffers posted)");
+            }
+            return holds;
         }
 
         @Override
