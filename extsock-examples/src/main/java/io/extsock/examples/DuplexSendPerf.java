@@ -55,15 +55,18 @@ final class DuplexSendPerf implements PerfRunner {
         this.client = client;
     }
 
-    /** Receives each end posts: up to 128, at most 64 MiB of them, and at least 3 (see the class comment). */
+    /** The fewest Receives an end may post (see the class comment). */
+    static final int LEAST_RECEIVES = 3;
+
+    /** Receives each end posts by default: up to 128, at most 64 MiB of them, and at least {@link #LEAST_RECEIVES}. */
     static int receives(int size) {
-        return (int) Math.max(3, Math.min(128, (64L << 20) / size));
+        return (int) Math.max(LEAST_RECEIVES, Math.min(128, (64L << 20) / size));
     }
 
     @Override
     public IwarpSetup setup() {
         return verbs -> {
-            receiveSlots = receives(run.size());
+            receiveSlots = SendPerf.receivesPosted(run);
             slotSize = Math.max(run.size(), CONTROL_LENGTH);
             inbox = verbs.register(ByteBuffer.allocateDirect(receiveSlots * slotSize), EnumSet.of(Access.LOCAL_WRITE));
             outbox = verbs.register(ByteBuffer.allocateDirect(2 * run.size()), Set.of());

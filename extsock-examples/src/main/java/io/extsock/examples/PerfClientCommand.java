@@ -90,11 +90,18 @@ final class PerfClientCommand implements Callable<Integer> {
                     + "Sends are also bounded by the receiver's credits).")
     Integer txDepth;
 
+    @Option(names = {"-r", "--rx-depth"}, paramLabel = "N",
+            description = "send_bw: Receives the receiving end keeps posted, which are the sender's credits (default: up "
+                    + "to 128, at most 64 MiB of them; with -b each end posts them). On a kernel whose TCP paces by what "
+                    + "is in flight (BBR), this moves the rate: see the README.")
+    Integer rxDepth;
+
     @Override
     public Integer call() throws Exception {
         checkPerftestHabits();
         PerfMode runMode = checkMode();
         List<Integer> sizes = sizes();
+        checkRxDepth(sizes);
         checkLength();
         connection.checkClient();
         PrintWriter out = spec.commandLine().getOut();
@@ -103,7 +110,7 @@ final class PerfClientCommand implements Callable<Integer> {
         for (int messageSize : sizes) {
             PerfParameters run = new PerfParameters(test, runMode, messageSize, iterations(messageSize),
                     length.durationSeconds != null ? length.durationSeconds * 1000L : 0, connection.crc,
-                    connection.markers, bidirectional, txDepth != null ? txDepth : 0);
+                    connection.markers, bidirectional, txDepth != null ? txDepth : 0, rxDepth != null ? rxDepth : 0);
             report.row(PerfClient.run(connection.endpoint, run));
         }
         report.footer();
@@ -142,6 +149,25 @@ final class PerfClientCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "-t/--tx-depth must be from 1 to " + MAX_TX_DEPTH
                         + ": " + txDepth);
             }
+        }
+    }
+
+    /** -r/--rx-depth applies to send_bw only, and its Receives must fit at the largest size. */
+    private void checkRxDepth(List<Integer> sizes) {
+        if (rxDepth == null) {
+            return;
+        }
+        String refusal = switch (test) {
+            case send_bw -> SendPerf.receiveDepthProblem(rxDepth, java.util.Collections.max(sizes), bidirectional);
+            case write_bw, read_bw -> "-r/--rx-depth: " + test + " is one-sided: the " + (test == PerfTest.write_bw
+                    ? "target" : "source") + " of its " + (test == PerfTest.write_bw ? "Writes" : "Reads")
+                    + " posts no Receives: drop it (-t/--tx-depth sets the requests in flight)";
+            case tcp_bw -> "-r/--rx-depth: tcp_bw writes to the socket's stream, whose receiving end posts its own "
+                    + "buffers: drop it";
+            default -> "-r/--rx-depth: " + test + " is a latency test and has one message in flight: drop it";
+        };
+        if (refusal != null) {
+            throw new ParameterException(spec.commandLine(), refusal);
         }
     }
 
@@ -204,7 +230,8 @@ final class PerfClientCommand implements Callable<Integer> {
             case write_bw -> String.valueOf(txDepth != null ? txDepth : WritePerf.DEPTH);
             case read_bw -> String.valueOf(txDepth != null ? txDepth : ReadPerf.DEPTH);
             case send_bw -> (txDepth != null ? txDepth + ", and " : "") + "credits: the "
-                    + (bidirectional ? "peer's" : "server's") + " posted Receives";
+                    + (bidirectional ? "peer's" : "server's") + " posted Receives\n RX depth        : "
+                    + (rxDepth != null ? rxDepth : "up to 128, at most 64 MiB of them");
             default -> "1";
         };
         return "Server          : " + connection.peer() + "\n Socket          : " + socket

@@ -15,23 +15,29 @@ import java.nio.ByteBuffer;
  * @param durationMillis how long to run when {@code iterations} is 0
  * @param bidirectional  bandwidth tests: both ends send at once (perftest's -b)
  * @param depth          bandwidth tests over the extended API: requests in flight per end; 0 for the test's default
+ * @param receiveDepth   send_bw: Receives each receiving end keeps posted (perftest's -r); 0 for the test's default
  */
 record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, long durationMillis, boolean crc,
-                      boolean markers, boolean bidirectional, int depth) {
+                      boolean markers, boolean bidirectional, int depth, int receiveDepth) {
 
-    private static final int MAGIC = 0x58535032;  // "XSP2": XSP1 had no bidirectional flag nor depth
+    private static final int MAGIC = 0x58535033;  // "XSP3": XSP2 had no receive depth, XSP1 no bidirectional flag nor depth
     /** The header's length on the wire: read exactly, so no byte of the MPA exchange is taken with it. */
-    static final int ENCODED_LENGTH = 4 + 1 + 1 + 4 + 8 + 8 + 1 + 1 + 1 + 4;
+    static final int ENCODED_LENGTH = 4 + 1 + 1 + 4 + 8 + 8 + 1 + 1 + 1 + 4 + 4;
 
-    /** A one-way run with the default depth. */
+    /** A one-way run with the default depths. */
     PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, long durationMillis, boolean crc,
                    boolean markers) {
-        this(test, mode, size, iterations, durationMillis, crc, markers, false, 0);
+        this(test, mode, size, iterations, durationMillis, crc, markers, false, 0, 0);
     }
 
     /** Requests in flight: {@code depth}, or {@code fallback} when the run leaves it to the test. */
     int depthOr(int fallback) {
         return depth > 0 ? depth : fallback;
+    }
+
+    /** Receives posted: {@code receiveDepth}, or {@code fallback} when the run leaves it to the test. */
+    int receivesOr(int fallback) {
+        return receiveDepth > 0 ? receiveDepth : fallback;
     }
 
     boolean iwarp() {
@@ -46,7 +52,7 @@ record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, l
         ByteBuffer header = ByteBuffer.allocate(ENCODED_LENGTH);
         header.putInt(MAGIC).put((byte) test.ordinal()).put((byte) mode.ordinal()).putInt(size).putLong(iterations)
                 .putLong(durationMillis).put((byte) (crc ? 1 : 0)).put((byte) (markers ? 1 : 0))
-                .put((byte) (bidirectional ? 1 : 0)).putInt(depth);
+                .put((byte) (bidirectional ? 1 : 0)).putInt(depth).putInt(receiveDepth);
         out.write(header.array());  // one write: one segment
         out.flush();
     }
@@ -62,6 +68,7 @@ record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, l
             throw new SocketException("unknown perf test " + test + " or mode " + mode);
         }
         return new PerfParameters(PerfTest.values()[test], PerfMode.values()[mode], header.getInt(), header.getLong(),
-                header.getLong(), header.get() != 0, header.get() != 0, header.get() != 0, header.getInt());
+                header.getLong(), header.get() != 0, header.get() != 0, header.get() != 0, header.getInt(),
+                header.getInt());
     }
 }

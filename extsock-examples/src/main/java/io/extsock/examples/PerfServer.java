@@ -24,6 +24,12 @@ final class PerfServer {
         if (run.size() < 1 || run.size() > MAX_SIZE) {
             throw new SocketException("message size out of range: " + run.size());
         }
+        if (run.receiveDepth() != 0) {
+            String problem = SendPerf.receiveDepthProblem(run.receiveDepth(), run.size(), run.bidirectional());
+            if (problem != null) {
+                throw new SocketException("the client asked for what this server refuses: " + problem);
+            }
+        }
         if (run.iwarp() && !(socket instanceof ExtendedSocket)) {
             throw new SocketException(run.test() + " needs IWARP_MODE: this end is a plain java.net.Socket");
         }

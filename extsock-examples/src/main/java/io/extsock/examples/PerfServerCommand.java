@@ -30,6 +30,7 @@ final class PerfServerCommand implements Callable<Integer> {
         loop.run(server, spec.commandLine(), "running a test", socket -> {
             PerfParameters run = PerfServer.serve(socket);
             return "ran " + run.test() + " (" + run.mode() + ", " + run.size() + " B" + (run.bidirectional() ? ", both ways" : "")
+                    + (run.test() == PerfTest.send_bw ? ", " + SendPerf.receivesPosted(run) + " Receives posted" : "")
                     + ") for " + socket.getRemoteSocketAddress();
         });
         return 0;

@@ -46,9 +46,38 @@ final class SendPerf implements PerfRunner {
         this.client = client;
     }
 
-    /** Receives the server posts in send_bw: up to 128, and at most 64 MiB of them. */
+    /** The most Receives -r/--rx-depth may have each receiving end post. */
+    static final int MAX_RECEIVE_DEPTH = 4096;
+    /** The most memory -r/--rx-depth may have an end post as Receives: direct memory, registered at once. */
+    static final long MAX_RECEIVE_BYTES = 1L << 30;
+
+    /** Receives the server posts in send_bw by default: up to 128, and at most 64 MiB of them. */
     static int serverReceives(int size) {
         return (int) Math.max(2, Math.min(128, (64L << 20) / size));
+    }
+
+    /** The Receives the receiving end of a send_bw run posts (each end's, with -b): the sender's credits. */
+    static int receivesPosted(PerfParameters run) {
+        return run.receivesOr(run.bidirectional() ? DuplexSendPerf.receives(run.size()) : serverReceives(run.size()));
+    }
+
+    /**
+     * Why an end cannot post {@code depth} Receives of {@code size} octets for send_bw, or null if
+     * it can: checked by the client's command line and again by the server, which must not let a
+     * client make it allocate without bound.
+     */
+    static String receiveDepthProblem(int depth, int size, boolean bidirectional) {
+        int least = bidirectional ? DuplexSendPerf.LEAST_RECEIVES : 1;
+        if (depth < least || depth > MAX_RECEIVE_DEPTH) {
+            return "-r/--rx-depth must be from " + least + " to " + MAX_RECEIVE_DEPTH
+                    + (bidirectional ? " with -b (each end's control messages need 3)" : "") + ": " + depth;
+        }
+        if ((long) depth * size > MAX_RECEIVE_BYTES) {
+            return "-r/--rx-depth " + depth + " Receives of " + Units.bytes(size) + " would take "
+                    + Units.bytes((long) depth * size) + " at the receiving end, more than its "
+                    + Units.bytes(MAX_RECEIVE_BYTES) + ": post fewer, or send smaller messages";
+        }
+        return null;
     }
 
     @Override
@@ -56,7 +85,7 @@ final class SendPerf implements PerfRunner {
         return verbs -> {
             boolean creditReceiver = client && !run.test().latency();
             slotSize = creditReceiver ? CREDIT_LENGTH : run.size();
-            receiveSlots = run.test().latency() ? 2 : client ? CREDIT_SLOTS : serverReceives(run.size());
+            receiveSlots = run.test().latency() ? 2 : client ? CREDIT_SLOTS : receivesPosted(run);
             inbox = verbs.register(ByteBuffer.allocateDirect(receiveSlots * slotSize), EnumSet.of(Access.LOCAL_WRITE));
             int outboxSlot = client || run.test().latency() ? run.size() : CREDIT_LENGTH;
             int outboxSlots = client || run.test().latency() ? 2 : CREDIT_SLOTS;
@@ -137,7 +166,7 @@ final class SendPerf implements PerfRunner {
         SendRequest last = message(true);
         PerfClock clock = new PerfClock(run);
         long warmUp = clock.warmUp();
-        long credits = serverReceives(run.size());
+        long credits = receivesPosted(run);  // what the server posted
         Samples postTimes = new Samples(run.iterations());
         Samples completionTimes = new Samples(run.iterations());
         Samples latencies = new Samples(run.iterations());

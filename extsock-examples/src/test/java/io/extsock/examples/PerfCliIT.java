@@ -128,7 +128,7 @@ class PerfCliIT {
             assertTrue(line.endsWith(",\"bidirectional\":true}"), line);
             assertEquals("20", object.group(4), line);
         }
-        assertTrue(server.out().contains("ran send_bw (iwarp, 8388608 B, both ways)"), server.transcript());
+        assertTrue(server.out().contains("ran send_bw (iwarp, 8388608 B, both ways, 8 Receives posted)"), server.transcript());
     }
 
     /** The sum perftest reports for -b: both ends' bandwidths and message rates; this end's iterations. */
@@ -161,6 +161,58 @@ class PerfCliIT {
                 "-t/--tx-depth: read_lat is a latency test and keeps one request in flight: drop it");
         Cli.run("perf", "client", "write_bw", "-p", port, "-t", "0").assertUserError(2, "perf",
                 "-t/--tx-depth must be from 1 to 4096: 0");
+    }
+
+    /**
+     * perftest's -r: the receiving end of send_bw posts that many Receives, which are the sender's
+     * credits. Were the client's count not the server's, the connection would end at the first Send
+     * that found no Receive (iWARP has no receiver-not-ready retry).
+     */
+    @Test
+    void rxDepth() throws Exception {
+        for (List<String> run : List.of(List.of("-r", "1", "-s", "4K"), List.of("-r", "5", "-s", "64K", "-b"),
+                List.of("-r", "300", "-s", "1K", "-t", "16"))) {
+            List<String> command = new java.util.ArrayList<>(List.of("perf", "client", "send_bw", "localhost", "-p", port,
+                    "-n", "400"));
+            command.addAll(run);
+            Cli client = Cli.run(command.toArray(String[]::new));
+            assertEquals(0, client.waitFor(), client.transcript());
+            String depth = run.get(1);
+            assertTrue(client.out().contains(" RX depth        : " + depth + "\n"), client.transcript());
+            assertTrue(bandwidthRow(client, false).matches(), client.transcript());
+            String size = run.get(3).equals("4K") ? "4096" : run.get(3).equals("64K") ? "65536" : "1024";
+            String posted = "ran send_bw (iwarp, " + size + " B" + (run.contains("-b") ? ", both ways" : "") + ", " + depth
+                    + " Receives posted)";
+            awaitServerLine(posted);
+        }
+        Cli defaults = Cli.run("perf", "client", "send_bw", "localhost", "-p", port, "-n", "200", "-s", "1M");
+        assertEquals(0, defaults.waitFor(), defaults.transcript());
+        assertTrue(defaults.out().contains(" RX depth        : up to 128, at most 64 MiB of them\n"), defaults.transcript());
+        awaitServerLine("ran send_bw (iwarp, 1048576 B, 64 Receives posted)");
+
+        Cli.run("perf", "client", "write_bw", "-p", port, "-r", "4").assertUserError(2, "perf",
+                "-r/--rx-depth: write_bw is one-sided: the target of its Writes posts no Receives: drop it");
+        Cli.run("perf", "client", "read_bw", "-p", port, "-r", "4").assertUserError(2, "perf",
+                "-r/--rx-depth: read_bw is one-sided: the source of its Reads posts no Receives: drop it");
+        Cli.run("perf", "client", "tcp_bw", "-p", port, "-r", "4").assertUserError(2, "perf",
+                "-r/--rx-depth: tcp_bw writes to the socket's stream, whose receiving end posts its own buffers");
+        Cli.run("perf", "client", "send_lat", "-p", port, "-r", "4").assertUserError(2, "perf",
+                "-r/--rx-depth: send_lat is a latency test and has one message in flight: drop it");
+        Cli.run("perf", "client", "send_bw", "-p", port, "-r", "0").assertUserError(2, "perf",
+                "-r/--rx-depth must be from 1 to 4096: 0");
+        Cli.run("perf", "client", "send_bw", "-p", port, "-r", "2", "-b").assertUserError(2, "perf",
+                "-r/--rx-depth must be from 3 to 4096 with -b");
+        Cli.run("perf", "client", "send_bw", "-p", port, "-r", "2048", "-s", "1M").assertUserError(2, "perf",
+                "-r/--rx-depth 2048 Receives of 1.0 MiB would take 2.0 GiB at the receiving end, more than its 1.0 GiB");
+    }
+
+    /** The server prints a line per run once the run has ended, which may be just after the client exits. */
+    private static void awaitServerLine(String line) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!server.out().contains(line) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(server.out().contains(line), server.transcript());
     }
 
     @Test
