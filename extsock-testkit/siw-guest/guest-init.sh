@@ -67,18 +67,36 @@ rdma link add siw0 type siw netdev eth0 2>/tmp/rdma.err || fail "rdma link add s
 ibv_devices | grep -q siw0 || fail "ibv_devices does not list siw0: $(ibv_devices 2>&1)"
 say "$(rdma link show | tr '\n' ' ')"
 
-if [ "$SELFTEST" = 1 ]; then
-  # rping client and server inside the guest, over siw0: proves the stack before anyone uses it.
-  rping -s -a "$ADDRESS" -p 7174 -C 2 >/tmp/selftest-server.log 2>&1 &
+# selftest PORT: an rping client and server inside the guest, over siw0; its logs stay in
+# /tmp/selftest-*.PORT.log.
+selftest() {
+  rping -s -a "$ADDRESS" -p "$1" -C 2 >"/tmp/selftest-server.$1.log" 2>&1 &
   server=$!
   i=0
-  until listening 7174; do i=$((i + 1)); [ $i -lt 100 ] || fail "self test server did not listen"; sleep 0.1; done
-  if timeout 60 rping -c -a "$ADDRESS" -p 7174 -C 2 -V -v >/tmp/selftest-client.log 2>&1; then
+  until listening "$1"; do i=$((i + 1)); [ $i -lt 100 ] || fail "self test server did not listen on $1"; sleep 0.1; done
+  timeout 60 rping -c -a "$ADDRESS" -p "$1" -C 2 -V -v >"/tmp/selftest-client.$1.log" 2>&1
+  status=$?
+  [ $status = 0 ] || kill "$server" 2>/dev/null
+  wait "$server"
+  return $status
+}
+
+if [ "$SELFTEST" = 1 ]; then
+  # Proves the stack before anyone uses it. Under a loaded host (TCG emulation) rping itself has
+  # once hung waiting for its own RDMA Read; that is siw against siw, not what the host tests,
+  # so one more try on a fresh port is allowed, and said.
+  if selftest 7174; then
     say "self test (rping client and server in the guest): PASS"
   else
-    fail "self test rping client exit $?: $(tr '\n' ' ' </tmp/selftest-client.log) / server: $(tr '\n' ' ' </tmp/selftest-server.log)"
+    status=$?
+    say "self test attempt 1: rping client exit $status: $(tr '\n' ' ' </tmp/selftest-client.7174.log); once more"
+    if selftest 7175; then
+      say "self test (rping client and server in the guest): PASS at the second attempt"
+    else
+      status=$?
+      fail "self test rping client exit $status twice: $(tr '\n' ' ' </tmp/selftest-client.7175.log) / server: $(tr '\n' ' ' </tmp/selftest-server.7175.log)"
+    fi
   fi
-  wait "$server"
 fi
 
 # The standing servers. stdbuf: rping printf()s, which would sit in a buffer in the log file.
