@@ -82,6 +82,16 @@ final class PerfCompareCommand implements Callable<Integer> {
                     + "against plain TCP's transferTo (sendfile) (default: off).")
     long fileSize;
 
+    @Option(names = {"-t", "--tx-depth"}, paramLabel = "N",
+            description = "send_bw, write_bw, read_bw rows: requests in flight, as perf client's -t (default: 128).")
+    Integer txDepth;
+
+    @Option(names = {"-r", "--rx-depth"}, paramLabel = "N",
+            description = "send_bw rows: Receives the receiving end keeps posted, as perf client's -r (default: up to "
+                    + "128, at most 64 MiB of them). On a kernel whose TCP paces by what is in flight (BBR), this "
+                    + "moves the rate: see the README.")
+    Integer rxDepth;
+
     /** Iterations --bw-bytes may ask of a bandwidth run, at most (each keeps a timestamp: 8 MB). */
     static final long MAX_BANDWIDTH_ITERATIONS = 1 << 20;
 
@@ -157,12 +167,23 @@ final class PerfCompareCommand implements Callable<Integer> {
         if (fileSize < 0) {
             throw new ParameterException(spec.commandLine(), "--file-size must not be negative: " + fileSize);
         }
+        if (txDepth != null && (txDepth < 1 || txDepth > PerfClientCommand.MAX_TX_DEPTH)) {
+            throw new ParameterException(spec.commandLine(), "-t/--tx-depth must be from 1 to "
+                    + PerfClientCommand.MAX_TX_DEPTH + ": " + txDepth);
+        }
+        if (rxDepth != null) {
+            String problem = SendPerf.receiveDepthProblem(rxDepth, (int) (long) java.util.Collections.max(bandwidthSizes),
+                    false);
+            if (problem != null) {
+                throw new ParameterException(spec.commandLine(), problem);
+            }
+        }
         List<Long> sizes = bandwidthSizes.stream().distinct().toList();
         PrintWriter out = spec.commandLine().getOut();
         if (!json) {
             out.println("extsock perf compare: loopback, client and server in this process, " + rounds + " rounds of "
                     + iterations + " iterations (bandwidth: at least " + Units.bytes(bandwidthBytes) + "; after "
-                    + warmUpRounds + " not counted), median ratio with its 95% interval");
+                    + warmUpRounds + " not counted" + depths() + "), median ratio with its 95% interval");
             out.flush();
         }
         // Plain runs meet a plain java.net.ServerSocket: java.net.Socket on both ends, as a
@@ -227,11 +248,24 @@ final class PerfCompareCommand implements Callable<Integer> {
                 .map(PerfRow::row).findFirst().orElse(null);
         long runIterations = test.latency() ? iterations
                 : Math.max(iterations, Math.min(MAX_BANDWIDTH_ITERATIONS, (bandwidthBytes + size - 1) / size));
-        PerfParameters run = new PerfParameters(test, contender.mode(), (int) size, runIterations, 0, true, false);
+        PerfParameters run = new PerfParameters(test, contender.mode(), (int) size, runIterations, 0, true, false,
+                false, test.rdma() && !test.latency() && txDepth != null ? txDepth : 0,
+                test == PerfTest.send_bw && rxDepth != null ? rxDepth : 0);
         Endpoint server = contender.mode() == PerfMode.plain ? plain : extended;
         ToDoubleFunction<PerfResult> figure = test.latency() ? r -> r.latency().p50() : PerfResult::bwAverageMBps;
         return new PerfRow(contender, run, new Row<>(() -> PerfClient.run(server, run), figure, baseline,
                 comparedWith(baselineTest, size)));
+    }
+
+    /** The depths given for the extended API's bandwidth rows, for the header; empty if none. */
+    private String depths() {
+        return (txDepth != null ? "; TX depth " + txDepth : "") + (rxDepth != null ? "; RX depth " + rxDepth : "");
+    }
+
+    /** A row's depths in JSON (each with a trailing comma), where the run set them. */
+    private static String depthsJson(PerfParameters run) {
+        return (run.depth() > 0 ? "\"tx_depth\":" + run.depth() + "," : "")
+                + (run.receiveDepth() > 0 ? "\"rx_depth\":" + run.receiveDepth() + "," : "");
     }
 
     private void printPerf(PrintWriter out, List<PerfRow> rows) {
@@ -247,9 +281,9 @@ final class PerfCompareCommand implements Callable<Integer> {
             if (json) {
                 out.println(Units.format("{\"test\":\"%s\",\"mode\":\"%s\",\"socket\":\"%s\",\"bytes\":%d,"
                                 + "\"iterations\":%d,\"bw_MBps\":%.2f,\"lat_us_p50\":%.2f,\"lat_us_p99\":%.2f,%s,"
-                                + "\"compared_with\":\"%s\",\"rounds\":%d}", contender.test(), contender.mode(),
+                                + "\"compared_with\":\"%s\",%s\"rounds\":%d}", contender.test(), contender.mode(),
                         contender.socket(), perfRow.run().size(), perfRow.run().iterations(), bandwidth, p50, p99,
-                        ratio.json(), row.comparedWith, rounds));
+                        ratio.json(), row.comparedWith, depthsJson(perfRow.run()), rounds));
             } else {
                 table.add(contender.test().toString(), contender.socket(), String.valueOf(perfRow.run().size()),
                         Units.format("%.2f", p50), Units.format("%.2f", p99), Units.format("%.2f", bandwidth),

@@ -1,6 +1,7 @@
 package io.extsock.examples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -155,6 +156,35 @@ class PerfIT {
                 "TCP congestion control: " + TcpCongestionControl.name())) {
             assertTrue(table.out().contains(socket), table.transcript());
         }
+    }
+
+    /**
+     * perf client's -t and -r, for the extended API's bandwidth rows only: the header names them,
+     * and each row's JSON says the depths it ran with (a send_bw whose server posted other than
+     * its client counted on would end at the first Send finding no Receive).
+     */
+    @Test
+    void compareTakesTheDepthsOfTheBandwidthRows() throws Exception {
+        Cli json = Cli.run("perf", "compare", "--bw-bytes", "4M", "--rounds", "1", "--iters", "50", "--no-many",
+                "-t", "8", "-r", "6", "--json");
+        assertEquals(0, json.waitFor(), json.transcript());
+        assertTrue(jsonLine(json, "send_bw", "iwarp").contains(",\"tx_depth\":8,\"rx_depth\":6,\"rounds\":1}"),
+                json.transcript());
+        for (String test : List.of("write_bw", "read_bw")) {
+            assertTrue(jsonLine(json, test, "iwarp").contains(",\"tx_depth\":8,\"rounds\":1}"), json.transcript());
+        }
+        for (String test : List.of("tcp_bw", "tcp_lat", "send_lat")) {
+            String line = jsonLine(json, test, test.equals("send_lat") ? "iwarp" : "plain");
+            assertFalse(line.contains("_depth"), line);
+        }
+        Cli table = Cli.run("perf", "compare", "--bw-bytes", "1M", "--rounds", "1", "--iters", "50", "--no-many",
+                "--tx-depth", "4", "--rx-depth", "4");
+        assertEquals(0, table.waitFor(), table.transcript());
+        assertTrue(table.out().lines().findFirst().orElseThrow().contains("; TX depth 4; RX depth 4)"), table.transcript());
+        Cli.run("perf", "compare", "-r", "0").assertUserError(2, "perf", "-r/--rx-depth must be from 1 to 4096: 0");
+        Cli.run("perf", "compare", "-t", "5000").assertUserError(2, "perf", "-t/--tx-depth must be from 1 to 4096: 5000");
+        Cli.run("perf", "compare", "-r", "64", "--bw-sizes", "64K,32M").assertUserError(2, "perf",
+                "-r/--rx-depth 64 Receives of 32.0 MiB would take 2.0 GiB at the receiving end");
     }
 
     /** Six rounds give a 95% interval around every median; each bandwidth size is its own baseline's. */
