@@ -24,6 +24,10 @@ final class PerfServer {
         if (run.size() < 1 || run.size() > MAX_SIZE) {
             throw new SocketException("message size out of range: " + run.size());
         }
+        if (run.depth() < 0 || run.depth() > PerfClientCommand.MAX_TX_DEPTH) {
+            throw new SocketException("the client asked for what this server refuses: -t/--tx-depth must be from 1 to "
+                    + PerfClientCommand.MAX_TX_DEPTH + ": " + run.depth());
+        }
         if (run.receiveDepth() != 0) {
             String problem = SendPerf.receiveDepthProblem(run.receiveDepth(), run.size(), run.bidirectional());
             if (problem != null) {

@@ -41,6 +41,14 @@ class PerfServerRefusalTest {
     }
 
     @Test
+    void aTransmitDepthBeyondTheLimitIsRefused() throws Exception {
+        SocketException refused = serveOneRun(new PerfParameters(PerfTest.write_bw, PerfMode.iwarp, 4096, 100, 0, true,
+                false, true, 1 << 30, 0));
+        assertEquals("the client asked for what this server refuses: -t/--tx-depth must be from 1 to 4096: 1073741824",
+                refused.getMessage());
+    }
+
+    @Test
     void receivesPostedFollowTheRunOrTheTestsDefault() {
         assertEquals(7, SendPerf.receivesPosted(runWithReceiveDepth(7, 4096, false)));
         assertEquals(128, SendPerf.receivesPosted(runWithReceiveDepth(0, 4096, false)));
