@@ -291,7 +291,10 @@ class StreamSendHeaderFuzzTest {
         return HandDrivenStream.queuePair(NEVER_BLOCKS, NEVER_BLOCKS);
     }
 
-    /** A driver that transmits nothing and never waits: a wait sees the condition as it is. */
+    /**
+     * A driver that transmits nothing and never waits: a wait sees the condition as it is, and
+     * one without a limit whose condition does not hold fails the test (nothing would end it).
+     */
     private static final class NeverBlocks implements QueuePair.Driver, InlineWait {
         @Override
         public void transmitPending() {
@@ -303,7 +306,11 @@ class StreamSendHeaderFuzzTest {
 
         @Override
         public boolean await(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
-            return condition.getAsBoolean();
+            boolean holds = condition.getAsBoolean();
+            if (!holds && timeoutNanos <= 0) {
+                throw new AssertionError("the stream waits without a limit, and nothing drives it");
+            }
+            return holds;
         }
 
         @Override
