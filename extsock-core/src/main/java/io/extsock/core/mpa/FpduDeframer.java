@@ -163,6 +163,16 @@ public final class FpduDeframer {
     }
 
     /**
+     * Whether the input holds the whole rest of the current FPDU, from the first octet of its
+     * ULPDU to the end of its CRC, with no marker in it: then the FPDU can be checked where it
+     * lies, and completes before the input runs out.
+     */
+    public boolean wholeFpduAhead(ByteBuffer input) {
+        return state == State.ULPDU && !markers && ulpduRemaining == ulpduLength
+                && input.remaining() >= ulpduLength + padRemaining + CRC_FIELD;
+    }
+
+    /**
      * Moves ULPDU octets from the input to the destination: as many as
      * {@code min(max, contiguousUlpduBytes(), input.remaining(), destination.remaining())}.
      *

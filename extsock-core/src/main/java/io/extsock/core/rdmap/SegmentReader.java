@@ -18,7 +18,8 @@ import java.nio.ByteBuffer;
  *
  * <p>With CRCs, nothing of an FPDU is believed before its CRC matched: its ULPDU is held
  * until the FPDU is complete and checked, and only then are its headers decoded and its
- * payload placed. A flipped octet anywhere (header, payload, CRC) therefore ends the
+ * payload placed. An FPDU whose every octet is already in the input is checked where it lies
+ * and placed from there; only one cut by the end of the input is copied into the hold. A flipped octet anywhere (header, payload, CRC) therefore ends the
  * connection with the MPA CRC Terminate (RFC 5044 section 8) and leaves memory and streams
  * untouched: no corrupted octet is placed, and no header the network garbled is acted on
  * (RFC 5042's view of an integrity check). Without CRCs there is nothing to wait for: payload
@@ -47,6 +48,12 @@ public final class SegmentReader {
     /** With CRCs: the current FPDU's ULPDU octets, held until its CRC matched. */
     private ByteBuffer held;
     private boolean holding;
+    /**
+     * With CRCs, an FPDU wholly in the input: that input, and where its ULPDU starts in it, until
+     * the FPDU completes (in the same {@link #read}: the input is not refilled meanwhile).
+     */
+    private ByteBuffer inPlace;
+    private int inPlaceStart;
     /** A rule was broken: the stream is dead, and its framing state means nothing any more. */
     private boolean broken;
 
@@ -97,7 +104,11 @@ public final class SegmentReader {
                     }
                     break;
                 case ULPDU_BYTES:
-                    if (deframer.checksCrc()) {
+                    if (deframer.checksCrc() && !holding && deframer.wholeFpduAhead(input)) {
+                        inPlace = input;
+                        inPlaceStart = input.position();
+                        deframer.skipUlpdu(input, Integer.MAX_VALUE);  // the CRC still covers them
+                    } else if (deframer.checksCrc()) {
                         holdUlpduOctets(input);
                         if (!input.hasRemaining()) {
                             return;
@@ -196,7 +207,10 @@ public final class SegmentReader {
      * payload, as {@link #takeUlpduOctets} does as octets arrive when there is no CRC to wait for.
      */
     private void placeVerifiedFpdu() throws ProtocolViolationException {
-        int ulpdu = holding ? held.flip().remaining() : 0;
+        ByteBuffer source = inPlace != null ? inPlace : held;
+        int start = inPlace != null ? inPlaceStart : 0;
+        int ulpdu = inPlace != null ? deframer.ulpduLength() : holding ? held.position() : 0;
+        inPlace = null;
         holding = false;
         if (ulpdu == 0) {
             completeSegment();  // names the empty ULPDU
@@ -204,12 +218,14 @@ public final class SegmentReader {
         }
         inSegment = true;
         header.clear();
-        header.put(0, held, 0, Math.min(2, ulpdu)).position(Math.min(2, ulpdu));
+        header.put(0, source, start, Math.min(2, ulpdu)).position(Math.min(2, ulpdu));
         int needed = headerLength(ulpdu);
-        header.put(0, held, 0, needed).position(needed);
+        header.put(0, source, start, needed).position(needed);
         startSegment(ulpdu);
         if (destination != null) {
-            destination.put(held.position(needed));
+            int payload = ulpdu - needed;
+            destination.put(destination.position(), source, start + needed, payload);
+            destination.position(destination.position() + payload);
         }
         completeSegment();
     }
