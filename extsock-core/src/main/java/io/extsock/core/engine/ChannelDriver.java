@@ -657,6 +657,10 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 }
             } else {
                 staging.clear();
+                int wanted = queuePair.stagedReadLength();  // while large FPDUs come, little: see SegmentReader
+                if (wanted < staging.capacity()) {
+                    staging.limit(wanted);
+                }
                 asked = staging.remaining();
                 try {
                     n = channel.read(staging);

@@ -35,6 +35,18 @@ public final class SegmentReader {
     private static final int HEADER_CAPACITY = 128;
     /** The longest ULPDU an FPDU's 16-bit length field can announce (RFC 5044 section 4.1). */
     private static final int MAX_ULPDU = 0xFFFF;
+    /** A ULPDU at least this long is worth reading from the socket straight into the hold. */
+    private static final int LARGE_ULPDU = 16 * 1024;
+    /**
+     * What a read into staging takes while large FPDUs come: the end of one, the headers of the
+     * next and any small FPDUs between them, so that the bulk of the next large ULPDU is read
+     * into the hold rather than into staging and copied. Over 4 KiB, the engine's least direct
+     * read: an FPDU too short to be read directly still arrives in one read, so none takes more
+     * than two.
+     */
+    private static final int LOOKAHEAD_WHILE_LARGE = 4 * 1024 + 512;
+    /** Small FPDUs since the last large one: large ones keep coming while this is below 2. */
+    private int smallSinceLarge = Integer.MAX_VALUE;
 
     private final FpduDeframer deframer;
     private final SegmentSink sink;
@@ -97,6 +109,7 @@ public final class SegmentReader {
                 case NEED_INPUT:
                     return;
                 case FPDU_COMPLETE:
+                    countFpdu(deframer.ulpduLength());
                     if (deframer.checksCrc()) {
                         placeVerifiedFpdu();
                     } else {
@@ -120,6 +133,26 @@ public final class SegmentReader {
                 default:
                     throw new AssertionError();
             }
+        }
+    }
+
+    /**
+     * The most octets the caller's next read into its staging buffer should take: all it can,
+     * except while large FPDUs come with CRCs, when only {@link #LOOKAHEAD_WHILE_LARGE}, so that
+     * the bulk of each ULPDU goes straight into the hold ({@link #directCapacity()}) instead of
+     * through staging. A hint: any amount read is understood.
+     */
+    public int stagedReadLength() {
+        boolean largeFpdusCome = deframer.checksCrc() && held.isDirect() && held.capacity() >= MAX_ULPDU
+                && smallSinceLarge < 2;
+        return largeFpdusCome ? LOOKAHEAD_WHILE_LARGE : Integer.MAX_VALUE;
+    }
+
+    private void countFpdu(int ulpduLength) {
+        if (ulpduLength >= LARGE_ULPDU) {
+            smallSinceLarge = 0;
+        } else if (smallSinceLarge < Integer.MAX_VALUE) {
+            smallSinceLarge++;
         }
     }
 

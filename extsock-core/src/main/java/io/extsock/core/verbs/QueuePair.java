@@ -303,6 +303,11 @@ public final class QueuePair {
         return receiveSide.directTarget();
     }
 
+    /** The most octets the next read into the staging buffer should take: a hint, to read large payloads directly. */
+    public int stagedReadLength() {
+        return receiveSide.stagedReadLength();
+    }
+
     public void placedDirectly(int count) {
         receiveSide.placedDirectly(count);
     }

@@ -134,6 +134,11 @@ final class ReceiveSide implements SegmentSink {
         return reader.directTarget();
     }
 
+    /** The most octets the next read into staging should take ({@link SegmentReader#stagedReadLength}). */
+    int stagedReadLength() {
+        return stopped ? Integer.MAX_VALUE : reader.stagedReadLength();
+    }
+
     void placedDirectly(int count) {
         qp.registry.fence().enterReceive();
         try {

@@ -98,18 +98,48 @@ class SegmentReaderHoldTest {
         assertTrue(untouched(hold));
     }
 
-    /** One Send of the payload, framed with CRC as the engine frames it (one FPDU). */
-    private static byte[] sendOnTheWire(byte[] payload) {
+    /**
+     * While large FPDUs come, the engine's reads into staging take only their ends and the next
+     * headers (the rest goes straight into the hold); two small FPDUs in a row end that.
+     */
+    @Test
+    void largeFpdusShortenTheStagedReadsUntilSmallOnesFollow() throws Exception {
+        SegmentReader reader = new SegmentReader(new FpduDeframer(true, false), new CollectingSink(), untouchedHold());
+        assertEquals(Integer.MAX_VALUE, reader.stagedReadLength(), "nothing came yet");
+
+        reader.read(ByteBuffer.wrap(sendOnTheWire(payload(20_000), 1)));
+        assertEquals(4608, reader.stagedReadLength(), "after a large FPDU");
+        reader.read(ByteBuffer.wrap(sendOnTheWire(payload(60), 2)));
+        assertEquals(4608, reader.stagedReadLength(), "one small FPDU between large ones (a Write's last piece)");
+        reader.read(ByteBuffer.wrap(sendOnTheWire(payload(60), 3)));
+        assertEquals(Integer.MAX_VALUE, reader.stagedReadLength(), "two small ones: small messages again");
+    }
+
+    @Test
+    void withoutCrcsOrADirectHoldTheStagedReadsAreNeverShortened() throws Exception {
+        SegmentReader noCrc = new SegmentReader(new FpduDeframer(false, false), new CollectingSink(), untouchedHold());
+        SegmentReader heapHold = new SegmentReader(new FpduDeframer(true, false), new CollectingSink());
+        heapHold.read(ByteBuffer.wrap(sendOnTheWire(payload(20_000), 1)));
+        assertEquals(Integer.MAX_VALUE, heapHold.stagedReadLength());
+        assertEquals(Integer.MAX_VALUE, noCrc.stagedReadLength());
+    }
+
+    private static byte[] sendOnTheWire(byte[] payload, int msn) {
         FpduFramer framer = new FpduFramer(true, false);
         MessageWriter writer = new MessageWriter(framer, FpduFramer.maxUlpduLength(65484, false));
         GatherWrite gather = new GatherWrite(512, 32 * 1024);
         ByteArrayOutputStream wire = new ByteArrayOutputStream();
-        writer.startSend(RdmapOpcode.SEND, 0, 1, new ByteBuffer[] {ByteBuffer.wrap(payload)}, 0, 1);
+        writer.startSend(RdmapOpcode.SEND, 0, msn, new ByteBuffer[] {ByteBuffer.wrap(payload)}, 0, 1);
         while (!writer.writeTo(gather)) {
             RdmapStreamRoundTripTest.drain(gather, wire);
         }
         RdmapStreamRoundTripTest.drain(gather, wire);
         return wire.toByteArray();
+    }
+
+    /** One Send of the payload, framed with CRC as the engine frames it (one FPDU). */
+    private static byte[] sendOnTheWire(byte[] payload) {
+        return sendOnTheWire(payload, 1);
     }
 
     private static byte[] payload(int length) {
