@@ -37,7 +37,9 @@ import java.util.function.BooleanSupplier;
  * application threads drive the connection, the progress thread's read interest is off; it
  * takes the connection back after {@link #HANDBACK_NANOS} without a waiter, so that one-sided
  * operations progress when nobody waits. Large payloads are read from the socket straight into
- * their registered destination, everything else through a staging buffer.
+ * their registered destination (with CRCs, into the hold where their FPDU waits for its check),
+ * everything else through a staging buffer; while large FPDUs come, the reads into staging are
+ * kept short so that their bulk is read directly ({@code QueuePair.stagedReadLength}).
  *
  * <p>State ownership: the staging buffer, the inline Selector and the queue pair's receive
  * side belong to the holder of {@link #receiveLock}; the gathering write and the queue pair's
