@@ -142,6 +142,11 @@ public final class FpduDeframer {
         return crcEnabled;
     }
 
+    /** Whether the peer puts markers in this stream (every 512 octets, RFC 5044 section 4.3). */
+    public boolean expectsMarkers() {
+        return markers;
+    }
+
     public int ulpduLength() {
         return ulpduLength;
     }

@@ -140,11 +140,12 @@ public final class SegmentReader {
      * The most octets the caller's next read into its staging buffer should take: all it can,
      * except while large FPDUs come with CRCs, when only {@link #LOOKAHEAD_WHILE_LARGE}, so that
      * the bulk of each ULPDU goes straight into the hold ({@link #directCapacity()}) instead of
-     * through staging. A hint: any amount read is understood.
+     * through staging. Not with markers: they cut a ULPDU into pieces of at most 512 octets, too
+     * short to be read directly. A hint: any amount read is understood.
      */
     public int stagedReadLength() {
-        boolean largeFpdusCome = deframer.checksCrc() && held.isDirect() && held.capacity() >= MAX_ULPDU
-                && smallSinceLarge < 2;
+        boolean largeFpdusCome = deframer.checksCrc() && !deframer.expectsMarkers() && held.isDirect()
+                && held.capacity() >= MAX_ULPDU && smallSinceLarge < 2;
         return largeFpdusCome ? LOOKAHEAD_WHILE_LARGE : Integer.MAX_VALUE;
     }
 

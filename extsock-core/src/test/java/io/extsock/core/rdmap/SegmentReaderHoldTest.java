@@ -116,8 +116,11 @@ class SegmentReaderHoldTest {
     }
 
     @Test
-    void withoutCrcsOrADirectHoldTheStagedReadsAreNeverShortened() throws Exception {
+    void withoutCrcsOrADirectHoldOrWithMarkersTheStagedReadsAreNeverShortened() throws Exception {
         SegmentReader noCrc = new SegmentReader(new FpduDeframer(false, false), new CollectingSink(), untouchedHold());
+        SegmentReader markers = new SegmentReader(new FpduDeframer(true, true), new CollectingSink(), untouchedHold());
+        markers.read(ByteBuffer.wrap(sendOnTheWire(payload(20_000), 1, true)));
+        assertEquals(Integer.MAX_VALUE, markers.stagedReadLength(), "markers: pieces too short to read directly");
         SegmentReader heapHold = new SegmentReader(new FpduDeframer(true, false), new CollectingSink());
         heapHold.read(ByteBuffer.wrap(sendOnTheWire(payload(20_000), 1)));
         assertEquals(Integer.MAX_VALUE, heapHold.stagedReadLength());
@@ -125,8 +128,12 @@ class SegmentReaderHoldTest {
     }
 
     private static byte[] sendOnTheWire(byte[] payload, int msn) {
-        FpduFramer framer = new FpduFramer(true, false);
-        MessageWriter writer = new MessageWriter(framer, FpduFramer.maxUlpduLength(65484, false));
+        return sendOnTheWire(payload, msn, false);
+    }
+
+    private static byte[] sendOnTheWire(byte[] payload, int msn, boolean markers) {
+        FpduFramer framer = new FpduFramer(true, markers);
+        MessageWriter writer = new MessageWriter(framer, FpduFramer.maxUlpduLength(65484, markers));
         GatherWrite gather = new GatherWrite(512, 32 * 1024);
         ByteArrayOutputStream wire = new ByteArrayOutputStream();
         writer.startSend(RdmapOpcode.SEND, 0, msn, new ByteBuffer[] {ByteBuffer.wrap(payload)}, 0, 1);
