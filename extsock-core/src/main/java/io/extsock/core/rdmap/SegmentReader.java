@@ -19,10 +19,11 @@ import java.nio.ByteBuffer;
  * <p>With CRCs, nothing of an FPDU is believed before its CRC matched: its ULPDU is held
  * until the FPDU is complete and checked, and only then are its headers decoded and its
  * payload placed. An FPDU whose every octet is already in the input is checked where it lies
- * and placed from there; only one cut by the end of the input is copied into the hold. A flipped octet anywhere (header, payload, CRC) therefore ends the
- * connection with the MPA CRC Terminate (RFC 5044 section 8) and leaves memory and streams
- * untouched: no corrupted octet is placed, and no header the network garbled is acted on
- * (RFC 5042's view of an integrity check). Without CRCs there is nothing to wait for: payload
+ * and placed from there; only one cut by the end of the input is copied into the hold. A
+ * flipped octet anywhere (header, payload, CRC) therefore ends the connection with the MPA CRC
+ * Terminate (RFC 5044 section 8) and leaves memory and streams untouched: no corrupted octet
+ * is placed, and no header the network garbled is acted on (RFC 5042's view of an integrity
+ * check). Without CRCs there is nothing to wait for: payload
  * octets go straight to their destination, and only headers are copied (up to the DDP header,
  * plus the 28-octet Read Request header or a whole Terminate).
  *
@@ -117,14 +118,16 @@ public final class SegmentReader {
                     }
                     break;
                 case ULPDU_BYTES:
-                    if (deframer.checksCrc() && !holding && deframer.wholeFpduAhead(input)) {
-                        inPlace = input;
-                        inPlaceStart = input.position();
-                        deframer.skipUlpdu(input, Integer.MAX_VALUE);  // the CRC still covers them
-                    } else if (deframer.checksCrc()) {
-                        holdUlpduOctets(input);
-                        if (!input.hasRemaining()) {
-                            return;
+                    if (deframer.checksCrc()) {
+                        if (!holding && deframer.wholeFpduAhead(input)) {
+                            inPlace = input;
+                            inPlaceStart = input.position();
+                            deframer.skipUlpdu(input, Integer.MAX_VALUE);  // the CRC still covers them
+                        } else {
+                            holdUlpduOctets(input);
+                            if (!input.hasRemaining()) {
+                                return;
+                            }
                         }
                     } else if (!takeUlpduOctets(input)) {
                         return;

@@ -18,6 +18,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 /**
  * One stream over a real queue pair whose driver is the test: the peer's Sends are completed
@@ -156,20 +157,27 @@ final class HandDrivenStream {
             } catch (ReflectiveOperationException e) {
                 throw new AssertionError(e);
             }
-            boolean holds = condition.getAsBoolean();
-            if (!holds && timeoutNanos <= 0) {
-                // Nothing else drives this stream: the stream would wait here for good (its
-                // callers look again in a loop), so the test fails instead of spinning.
-                throw new AssertionError("the stream waits without a limit for what the hand-driven peer did not"
-                        + " give (" + stream.inFlight.size() + " Sends in flight, " + stream.receiveQueue.size()
-                        + " receive buffers posted)");
-            }
-            return holds;
+            return holdsOrFails(condition, timeoutNanos, () -> " for what the hand-driven peer did not give ("
+                    + stream.inFlight.size() + " Sends in flight, " + stream.receiveQueue.size()
+                    + " receive buffers posted)");
         }
 
         @Override
         public void wakeWaiters() {
         }
+    }
+
+    /**
+     * The end of a wait on a stream that nothing but the test drives: whether the condition holds.
+     * A wait without a limit whose condition does not hold would last for good (its callers look
+     * again in a loop), so it fails the test instead of spinning.
+     */
+    static boolean holdsOrFails(BooleanSupplier condition, long timeoutNanos, Supplier<String> why) {
+        boolean holds = condition.getAsBoolean();
+        if (!holds && timeoutNanos <= 0) {
+            throw new AssertionError("the stream waits without a limit" + why.get());
+        }
+        return holds;
     }
 
     /** A declared field of {@code type}, made accessible. */

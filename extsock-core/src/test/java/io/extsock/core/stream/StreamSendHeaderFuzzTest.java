@@ -306,11 +306,7 @@ class StreamSendHeaderFuzzTest {
 
         @Override
         public boolean await(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
-            boolean holds = condition.getAsBoolean();
-            if (!holds && timeoutNanos <= 0) {
-                throw new AssertionError("the stream waits without a limit, and nothing drives it");
-            }
-            return holds;
+            return HandDrivenStream.holdsOrFails(condition, timeoutNanos, () -> ", and nothing drives it");
         }
 
         @Override
