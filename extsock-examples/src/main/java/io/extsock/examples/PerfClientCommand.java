@@ -2,6 +2,7 @@ package io.extsock.examples;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -28,6 +29,14 @@ final class PerfClientCommand implements Callable<Integer> {
     static final long DEFAULT_BYTES_PER_SIZE = 256L << 20;
     /** Largest -t: requests are kept in memory until they complete. */
     static final int MAX_TX_DEPTH = 4096;
+
+    /**
+     * Why -t/--tx-depth cannot be {@code depth}, or null if it can: checked by perf client's and
+     * perf compare's command lines and again by the server.
+     */
+    static String txDepthProblem(int depth) {
+        return depth < 1 || depth > MAX_TX_DEPTH ? "-t/--tx-depth must be from 1 to " + MAX_TX_DEPTH + ": " + depth : null;
+    }
 
     @Spec
     CommandSpec spec;
@@ -145,9 +154,9 @@ final class PerfClientCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "-t/--tx-depth: " + test + " writes to the socket's "
                         + "stream, which has no queue of requests: drop it (--size sets each write)");
             }
-            if (txDepth < 1 || txDepth > MAX_TX_DEPTH) {
-                throw new ParameterException(spec.commandLine(), "-t/--tx-depth must be from 1 to " + MAX_TX_DEPTH
-                        + ": " + txDepth);
+            String problem = txDepthProblem(txDepth);
+            if (problem != null) {
+                throw new ParameterException(spec.commandLine(), problem);
             }
         }
     }
@@ -158,7 +167,7 @@ final class PerfClientCommand implements Callable<Integer> {
             return;
         }
         String refusal = switch (test) {
-            case send_bw -> SendPerf.receiveDepthProblem(rxDepth, java.util.Collections.max(sizes), bidirectional);
+            case send_bw -> SendPerf.receiveDepthProblem(rxDepth, Collections.max(sizes), bidirectional);
             case write_bw, read_bw -> "-r/--rx-depth: " + test + " is one-sided: the " + (test == PerfTest.write_bw
                     ? "target" : "source") + " of its " + (test == PerfTest.write_bw ? "Writes" : "Reads")
                     + " posts no Receives: drop it (-t/--tx-depth sets the requests in flight)";

@@ -8,6 +8,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.ToDoubleFunction;
@@ -167,16 +168,12 @@ final class PerfCompareCommand implements Callable<Integer> {
         if (fileSize < 0) {
             throw new ParameterException(spec.commandLine(), "--file-size must not be negative: " + fileSize);
         }
-        if (txDepth != null && (txDepth < 1 || txDepth > PerfClientCommand.MAX_TX_DEPTH)) {
-            throw new ParameterException(spec.commandLine(), "-t/--tx-depth must be from 1 to "
-                    + PerfClientCommand.MAX_TX_DEPTH + ": " + txDepth);
+        String depthProblem = txDepth != null ? PerfClientCommand.txDepthProblem(txDepth) : null;
+        if (depthProblem == null && rxDepth != null) {
+            depthProblem = SendPerf.receiveDepthProblem(rxDepth, (int) (long) Collections.max(bandwidthSizes), false);
         }
-        if (rxDepth != null) {
-            String problem = SendPerf.receiveDepthProblem(rxDepth, (int) (long) java.util.Collections.max(bandwidthSizes),
-                    false);
-            if (problem != null) {
-                throw new ParameterException(spec.commandLine(), problem);
-            }
+        if (depthProblem != null) {
+            throw new ParameterException(spec.commandLine(), depthProblem);
         }
         List<Long> sizes = bandwidthSizes.stream().distinct().toList();
         PrintWriter out = spec.commandLine().getOut();

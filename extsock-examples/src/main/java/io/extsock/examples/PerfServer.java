@@ -24,15 +24,13 @@ final class PerfServer {
         if (run.size() < 1 || run.size() > MAX_SIZE) {
             throw new SocketException("message size out of range: " + run.size());
         }
-        if (run.depth() < 0 || run.depth() > PerfClientCommand.MAX_TX_DEPTH) {
-            throw new SocketException("the client asked for what this server refuses: -t/--tx-depth must be from 1 to "
-                    + PerfClientCommand.MAX_TX_DEPTH + ": " + run.depth());
+        // Depths of 0 leave them to the test.
+        String problem = run.depth() != 0 ? PerfClientCommand.txDepthProblem(run.depth()) : null;
+        if (problem == null && run.receiveDepth() != 0) {
+            problem = SendPerf.receiveDepthProblem(run.receiveDepth(), run.size(), run.bidirectional());
         }
-        if (run.receiveDepth() != 0) {
-            String problem = SendPerf.receiveDepthProblem(run.receiveDepth(), run.size(), run.bidirectional());
-            if (problem != null) {
-                throw new SocketException("the client asked for what this server refuses: " + problem);
-            }
+        if (problem != null) {
+            throw new SocketException("the client asked for what this server refuses: " + problem);
         }
         if (run.iwarp() && !(socket instanceof ExtendedSocket)) {
             throw new SocketException(run.test() + " needs IWARP_MODE: this end is a plain java.net.Socket");
