@@ -4,13 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.extsock.core.engine.SoftwareIwarpProvider;
-import io.extsock.spi.IwarpSession;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -25,36 +18,20 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class StreamWindowTest {
 
-    private ServerSocketChannel listener;
-    private SocketChannel initiatorChannel;
-    private SocketChannel responderChannel;
+    private StreamPair pair;
     private IwarpStream writer;
     private IwarpStream reader;
 
     @BeforeEach
     void connect() throws Exception {
-        SoftwareIwarpProvider provider = new SoftwareIwarpProvider();
-        listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        initiatorChannel = SocketChannel.open(listener.getLocalAddress());
-        responderChannel = listener.accept();
-        CompletableFuture<IwarpSession> responding = CompletableFuture.supplyAsync(() -> {
-            try {
-                return provider.attach(responderChannel, false, Map.of());
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
-        writer = (IwarpStream) provider.attach(initiatorChannel, true, Map.of()).stream();
-        reader = (IwarpStream) responding.get(20, TimeUnit.SECONDS).stream();
+        pair = StreamPair.open();
+        writer = pair.writer;
+        reader = pair.reader;
     }
 
     @AfterEach
     void close() throws Exception {
-        writer.close();
-        reader.close();
-        initiatorChannel.close();
-        responderChannel.close();
-        listener.close();
+        pair.close();
     }
 
     @Test
