@@ -71,6 +71,11 @@ public final class IwarpStream implements SocketTransport {
         return input.windowBuffers();
     }
 
+    /** Octets of small writes waiting for the peer's window ({@link SmallWriteBatch}). */
+    int batchedOctets() {
+        return output.batchedOctets();
+    }
+
     @Override
     public int read(byte[] b, int off, int len, int timeoutMillis) throws IOException {
         return input.read(b, off, len, timeoutMillis);
@@ -98,6 +103,7 @@ public final class IwarpStream implements SocketTransport {
 
     @Override
     public void close() {
+        output.sendBatchBeforeClose();
         input.close();
         output.close();
         closeConnection.run();

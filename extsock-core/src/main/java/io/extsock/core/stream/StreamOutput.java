@@ -24,7 +24,11 @@ import java.util.function.BooleanSupplier;
  *
  * <p>The application's array goes into the gathering write as it is (no copy of our own), so
  * {@link #write} returns only when the engine has handed every byte to TCP, as a blocking
- * socket write does.
+ * socket write does. Except for small writes while the peer's window is full: those are copied
+ * into a {@link SmallWriteBatch} and return at once, as a socket write returns once its bytes are
+ * in TCP's send buffer; the batch goes out as one Send when credits come back, before anything
+ * written after it. Shutting output down sends it first; closing gives it {@link
+ * #CLOSE_FLUSH_NANOS} to go.
  *
  * <p>Whatever the peer sends, the stream's own Sends never fill the queue pair's send queue
  * (posting would throw on the receive path, where credit updates are posted): at most {@link
@@ -76,9 +80,35 @@ final class StreamOutput implements WorkCompleter {
      */
     static final int MAX_DATA_SENDS_IN_FLIGHT = QueuePair.SEND_QUEUE_DEPTH / 4;
 
+    /**
+     * The longest write copied into the {@link SmallWriteBatch} when the window is full: small
+     * writes, for which a Send each would waste the peer's buffers, not bulk ones, which fill
+     * them and must not pay a copy. As long as what the receiving end copies behind unread bytes
+     * ({@link StreamInput#MAX_APPENDED}): a {@code BufferedOutputStream}'s flushes are batched.
+     */
+    static final int MAX_BATCHED_WRITE = StreamInput.MAX_APPENDED;
+
+    /**
+     * How long closing waits for the peer to make room for the small writes still batched.
+     * A Socket's close does not wait (the kernel sends its buffer afterwards), but here the
+     * connection ends with the close; the wait is bounded because a close is also how one thread
+     * ends another's stuck exchange. Past it the batch is dropped, and a warning says so.
+     */
+    static final long CLOSE_FLUSH_NANOS = 2_000_000_000L;
+
     private int credits;
     /** DATA Sends not yet completed, and why one of them failed: what decides a write's fate. */
     private int dataSendsOutstanding;
+    /** DATA Sends posted and completed since the start: which one carries the batch, and when it left. */
+    private long dataSendsPosted;
+    private long dataSendsCompleted;
+    /** Small writes made while the window was full, waiting for credits; guarded by this monitor. */
+    private final SmallWriteBatch batch;
+    /**
+     * Credits came back while the batch held bytes: whoever holds or next takes {@link #writing}
+     * posts it ({@link #postBatchSoon}).
+     */
+    private volatile boolean batchWanted;
     private String dataFailure;
     private boolean creditUpdateWanted;
     /** A CREDIT Send is posted and not yet handed to TCP: the next update waits for it. */
@@ -98,6 +128,7 @@ final class StreamOutput implements WorkCompleter {
     private final BooleanSupplier canSend = this::canSend;
     private final BooleanSupplier dataSendSlotFree = this::dataSendSlotFree;
     private final BooleanSupplier dataSentOrClosed = this::dataSentOrClosed;
+    private final BooleanSupplier batchCanGo = this::batchCanGo;
 
     /**
      * @param closeConnection closes the connection at once, for a peer that breaks the stream
@@ -110,6 +141,7 @@ final class StreamOutput implements WorkCompleter {
         this.closeConnection = closeConnection;
         this.credits = peerReceiveBuffers;
         this.maxPayload = peerBufferSize - StreamHeader.LENGTH;
+        this.batch = new SmallWriteBatch(Math.min(maxPayload, IwarpStream.BUFFER_SIZE - StreamHeader.LENGTH));
     }
 
     void connect(StreamInput input) {
@@ -132,10 +164,14 @@ final class StreamOutput implements WorkCompleter {
             // once part of it went out (the rest cannot follow).
             boolean leftUnreadIfPeerEnds = false;
             boolean first = true;
+            // Whether a Send of this write went out of the application's array (then it must
+            // have left before we return); batched octets were copied.
+            boolean fromArray = false;
             while (len > 0) {
-                int chunk;
-                boolean more;
+                int chunk = 0;
+                boolean more = false;
                 int flags = 0;
+                byte[] batched = null;
                 while (true) {
                     boolean creditsShort;
                     synchronized (this) {
@@ -151,12 +187,25 @@ final class StreamOutput implements WorkCompleter {
                             }
                         }
                         creditsShort = !canSendLocked();
+                        if (creditsShort && len <= MAX_BATCHED_WRITE && batch.hasRoomFor(len)) {
+                            if (peerEnded(leftUnreadIfPeerEnds)) {
+                                return;
+                            }
+                            batch.add(b, off, len);
+                            break;
+                        }
                         if (!creditsShort && dataSendSlotFreeLocked()) {
                             if (peerEnded(leftUnreadIfPeerEnds)) {
                                 return;
                             }
-                            credits--;
-                            dataSendsOutstanding++;
+                            if (!batch.isEmpty()) {
+                                // Earlier writes' bytes wait in the batch: they go first.
+                                chunk = batch.length();
+                                batched = batch.octets();
+                                batch.posted(takeDataSendLocked());
+                                break;
+                            }
+                            takeDataSendLocked();
                             chunk = Math.min(len, maxPayload);
                             // Hold the transmit while more chunks can follow at once: one gathering write.
                             more = len > chunk && credits >= CREDITS_TO_SEND && dataSendsOutstanding < MAX_DATA_SENDS_IN_FLIGHT;
@@ -176,6 +225,14 @@ final class StreamOutput implements WorkCompleter {
                         awaitInterruptibleOnVirtual(dataSendSlotFree);
                     }
                 }
+                if (chunk == 0) {
+                    break;  // the rest of this write is in the batch
+                }
+                if (batched != null) {
+                    post(StreamHeader.DATA, StreamHeader.WAITED, batched, 0, chunk, true);
+                    continue;  // then this write's own bytes
+                }
+                fromArray = true;
                 try {
                     post(StreamHeader.DATA, flags, b, off, chunk, !more);
                 } catch (SocketException ended) {
@@ -201,7 +258,7 @@ final class StreamOutput implements WorkCompleter {
             // just after (a credit update behind them may then be flushed: not this write's loss).
             // Inline transmission has usually sent them already: then no wait.
             synchronized (this) {
-                if (dataSentOrClosedLocked()) {
+                if (!fromArray || dataSentOrClosedLocked()) {
                     afterDataSent(leftUnreadIfPeerEnds);
                     return;
                 }
@@ -212,7 +269,94 @@ final class StreamOutput implements WorkCompleter {
             }
         } finally {
             writing.unlock();
+            if (batchWanted) {
+                postBatchSoon();  // credits came while we held the lock, and we may not have seen them
+            }
         }
+    }
+
+    /** Octets of small writes waiting in the batch for credits. */
+    synchronized int batchedOctets() {
+        return batch.length();
+    }
+
+    /** Holding the monitor, with a credit and a send slot free: takes them for a DATA Send; its number. */
+    private long takeDataSendLocked() {
+        credits--;
+        dataSendsOutstanding++;
+        return ++dataSendsPosted;
+    }
+
+    /**
+     * Credits came back while small writes wait in the batch: posts it, here if nobody holds
+     * {@link #writing}, else by its holder, who looks at {@link #batchWanted} as it lets go (a
+     * writer waiting for credits finds them and posts the batch before its own bytes). Never
+     * blocks: this runs on the receive path.
+     */
+    private void postBatchSoon() {
+        batchWanted = true;
+        while (batchWanted && writing.tryLock()) {
+            try {
+                batchWanted = false;
+                postBatchIfItCanGo();
+            } catch (IOException e) {
+                // the connection ended; writers see it
+            } finally {
+                writing.unlock();
+            }
+        }
+    }
+
+    /** Holding {@link #writing}: posts the batch if it holds bytes and a credit and a send slot are free. */
+    private void postBatchIfItCanGo() throws IOException {
+        byte[] octets;
+        int length;
+        synchronized (this) {
+            if (batch.isEmpty() || failure != null || closed || !canSendLocked() || !dataSendSlotFreeLocked()) {
+                return;
+            }
+            octets = batch.octets();
+            length = batch.length();
+            batch.posted(takeDataSendLocked());
+        }
+        post(StreamHeader.DATA, StreamHeader.WAITED, octets, 0, length, true);
+    }
+
+    /**
+     * Holding {@link #writing}: sends what the batch holds, waiting for credits as a write
+     * would, at most {@code timeoutNanos} (0: no limit), then waits until TCP has it.
+     *
+     * @return false if the time ran out first
+     */
+    private boolean sendBatch(long timeoutNanos) throws IOException {
+        long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
+        while (true) {
+            postBatchIfItCanGo();
+            synchronized (this) {
+                if (failure != null || closed || peerClosed || peerReset) {
+                    return true;  // nothing more goes out; the caller's next step says why
+                }
+                if (batch.isEmpty() && dataSentOrClosedLocked()) {
+                    return true;
+                }
+            }
+            queuePair.transmitPosted();
+            long remaining = deadline == 0 ? 0 : deadline - System.nanoTime();
+            if (deadline != 0 && remaining <= 0) {
+                return false;
+            }
+            if (!waiting.await(batchCanGo, remaining, false) && (deadline == 0 || deadline - System.nanoTime() > 0)) {
+                return true;  // the connection ended without it: nothing more goes out
+            }
+        }
+    }
+
+    /** Whether the batch can go now, or has gone, or nothing more will go. */
+    private synchronized boolean batchCanGo() {
+        if (peerClosed || peerReset) {
+            return true;
+        }
+        return batch.isEmpty() ? dataSentOrClosedLocked() : canSendLocked() && dataSendSlotFreeLocked();
     }
 
     /** Holding the monitor, once this write's bytes went out: its outcome. */
@@ -240,6 +384,7 @@ final class StreamOutput implements WorkCompleter {
                     return;
                 }
             }
+            sendBatch(0);  // every byte written goes before the FIN
             awaitInterruptibleOnVirtual(canSend);
             synchronized (this) {
                 if ((peerClosed || peerReset) && !closed) {
@@ -301,6 +446,7 @@ final class StreamOutput implements WorkCompleter {
     /** The peer posted buffers again. */
     void creditsReturned(int count) {
         boolean owed = false;
+        boolean batched = false;
         String refused = null;
         synchronized (this) {
             refused = creditsViolation(count);
@@ -310,11 +456,17 @@ final class StreamOutput implements WorkCompleter {
                 credits += count;
                 owed = creditUpdateWanted;
                 creditUpdateWanted = false;
+                batched = !batch.isEmpty();
             }
         }
         if (refused != null) {
             peerViolated(refused);
-        } else if (owed) {
+            return;
+        }
+        if (batched) {
+            postBatchSoon();  // its Send returns what we owe, if it goes now
+        }
+        if (owed) {
             sendCreditsSoon();
         }
     }
@@ -403,6 +555,7 @@ final class StreamOutput implements WorkCompleter {
             String reason = status == CompletionStatus.SUCCESS ? null : detail != null ? detail : status.toString();
             if (tag == StreamHeader.DATA) {
                 dataSendsOutstanding--;
+                batch.sendsCompletedThrough(++dataSendsCompleted);
                 if (reason != null && dataFailure == null) {
                     dataFailure = reason;
                 }
@@ -451,6 +604,32 @@ final class StreamOutput implements WorkCompleter {
         this.peerReset = reset;
         if (failure == null) {
             failure = reason;
+        }
+    }
+
+    /**
+     * Before the socket closes: the small writes still batched go out, if the peer makes room
+     * for them within {@link #CLOSE_FLUSH_NANOS}. Not while a writer is blocked in a write: the
+     * close ends that write, as a Socket's close does.
+     */
+    void sendBatchBeforeClose() {
+        if (!writing.tryLock()) {
+            return;
+        }
+        try {
+            if (!sendBatch(CLOSE_FLUSH_NANOS)) {
+                int dropped;
+                synchronized (this) {
+                    dropped = batch.length();
+                }
+                LOG.log(System.Logger.Level.WARNING, "closed the stream to " + queuePair.counters().peer() + " with "
+                        + dropped + " written bytes unsent: the peer made no room for them in "
+                        + CLOSE_FLUSH_NANOS / 1_000_000_000 + " s");
+            }
+        } catch (IOException e) {
+            // the connection ended: nothing more goes out
+        } finally {
+            writing.unlock();
         }
     }
 

@@ -48,6 +48,7 @@ final class HandDrivenStream {
     private final Field receiveTag;
     private final Field sendCompleter;
     private final Field sendTag;
+    private final Field sendLength;
 
     /** @param peerReceiveBuffers the peer's window: our writer's credits at first */
     HandDrivenStream(int peerReceiveBuffers) throws Exception {
@@ -65,6 +66,7 @@ final class HandDrivenStream {
         Class<?> sendWork = Class.forName("io.extsock.core.verbs.SendWork");
         sendCompleter = field(sendWork, "completer");
         sendTag = field(sendWork, "tag");
+        sendLength = field(sendWork, "length");
     }
 
     /**
@@ -111,6 +113,11 @@ final class HandDrivenStream {
             types.add((int) (long) sendTag.get(work));
         }
         return types;
+    }
+
+    /** Payload octets of our oldest Send not yet completed (its stream header not counted). */
+    int oldestSendPayload() throws ReflectiveOperationException {
+        return (int) ((long) sendLength.get(inFlight.peek()) - StreamHeader.LENGTH);
     }
 
     int writerCredits() throws ReflectiveOperationException {

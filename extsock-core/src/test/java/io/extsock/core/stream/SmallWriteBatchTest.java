@@ -1,0 +1,273 @@
+package io.extsock.core.stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.extsock.verbs.MessageType;
+import java.io.IOException;
+import java.security.MessageDigest;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Small writes while the peer's window is full are copied into one batch that goes out as a
+ * single Send when credits come back, as TCP's send buffer gathers small writes: fewer Sends
+ * than writes, every byte in order around large writes, and the batch sent before a FIN and
+ * before a close.
+ */
+@Timeout(60)
+class SmallWriteBatchTest {
+
+    private static final int SMALL = 4 * 1024;
+    /** A read waits at most this long: a writer that failed must fail the test, not hang it (reads ignore interrupts). */
+    private static final int READ_TIMEOUT_MILLIS = 20_000;
+    /** Writes of {@link #SMALL} bytes a full batch holds. */
+    private static final int BATCH_WRITES = (IwarpStream.BUFFER_SIZE - StreamHeader.LENGTH) / SMALL;
+
+    private StreamPair pair;
+    private IwarpStream writer;
+    private IwarpStream reader;
+
+    @BeforeEach
+    void connect() throws Exception {
+        pair = StreamPair.open();
+        writer = pair.writer;
+        reader = pair.reader;
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        pair.close();
+    }
+
+    /**
+     * The reader reads nothing while the writer writes until its batch is full: the writes that
+     * found the window full are in the batch, not in Sends of their own (one each before), and
+     * none of them blocked. Then every byte arrives, in order, the batch in one Send.
+     */
+    @Test
+    void writesWhileTheWindowIsFullShareOneSend() throws Exception {
+        AtomicInteger writes = new AtomicInteger();
+        onItsOwnThread(() -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
+        int written = writes.get();
+        long sends = sendsOfTheWriter();
+        assertTrue(sends <= written - BATCH_WRITES, written + " writes, " + sends + " Sends");
+        CompletableFuture<Void> writing = onItsOwnThread(() -> {
+            for (int i = written; i < 1_000; i++) {
+                writer.write(pattern(i, SMALL), 0, SMALL);
+            }
+        });
+        byte[] received = new byte[SMALL];
+        for (int i = 0; i < 1_000; i++) {
+            readFully(reader, received);
+            assertArrayEquals(pattern(i, SMALL), received, "write " + i);
+        }
+        writing.get(20, TimeUnit.SECONDS);
+        assertEquals(0, writer.batchedOctets());
+        // The writer's end sends nothing but DATA here (its reader reads nothing): each write cost
+        // at most one Send, and the full batch one for all its writes.
+        assertTrue(sendsOfTheWriter() <= 1_000 - BATCH_WRITES + 1, "1,000 writes, " + sendsOfTheWriter() + " Sends");
+    }
+
+    private long sendsOfTheWriter() {
+        return pair.initiator.connection().statistics().messagesSent(MessageType.SEND);
+    }
+
+    /**
+     * Writes of random sizes, mostly small, some far larger than a Send, while the reader
+     * pauses now and then and reads in pieces of random size: the stream carries every byte
+     * in order, batched or not.
+     */
+    @Test
+    void smallAndLargeWritesKeepTheirOrder() throws Exception {
+        long total = 16L << 20;
+        CompletableFuture<byte[]> writing = CompletableFuture.supplyAsync(() -> {
+            try {
+                MessageDigest digest = MessageDigest.getInstance("SHA-256");
+                Random random = new Random(13);
+                byte[] buffer = new byte[300 * 1024];
+                for (long written = 0; written < total; ) {
+                    int size = random.nextInt(10) == 0 ? 1 + random.nextInt(buffer.length)
+                            : 1 + random.nextInt(StreamOutput.MAX_BATCHED_WRITE);
+                    size = (int) Math.min(size, total - written);
+                    random.nextBytes(buffer);
+                    digest.update(buffer, 0, size);
+                    writer.write(buffer, 0, size);
+                    written += size;
+                }
+                return digest.digest();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        });
+        MessageDigest digest = MessageDigest.getInstance("SHA-256");
+        Random random = new Random(17);
+        byte[] buffer = new byte[100 * 1024];
+        for (long received = 0; received < total; ) {
+            if (random.nextInt(200) == 0) {
+                Thread.sleep(5);  // the window fills, and writes go into the batch
+            }
+            int n = reader.read(buffer, 0, (int) Math.min(1 + random.nextInt(buffer.length), total - received), READ_TIMEOUT_MILLIS);
+            assertTrue(n > 0, "end of stream after " + received + " bytes");
+            digest.update(buffer, 0, n);
+            received += n;
+        }
+        assertArrayEquals(writing.get(20, TimeUnit.SECONDS), digest.digest());
+    }
+
+    /** Shutting output down sends the batch first: the reader gets every byte, then end of stream. */
+    @Test
+    void shutdownOutputSendsTheBatchBeforeTheFin() throws Exception {
+        AtomicInteger writes = new AtomicInteger();
+        onItsOwnThread(() -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
+        CompletableFuture<Void> shuttingDown = onItsOwnThread(writer::shutdownOutput);  // waits for room for the batch
+        readEveryWriteThenEnd(writes, shuttingDown);
+    }
+
+    /**
+     * Closing sends the batch if the peer makes room for it within the close's wait: the reader,
+     * which starts reading only after the close began, gets every byte, then end of stream.
+     */
+    @Test
+    void closeSendsTheBatchIfThePeerReadsInTime() throws Exception {
+        AtomicInteger writes = new AtomicInteger();
+        onItsOwnThread(() -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
+        CompletableFuture<Void> closing = onItsOwnThread(writer::close);
+        Thread.sleep(100);  // the close waits for room meanwhile
+        readEveryWriteThenEnd(writes, closing);
+    }
+
+    /**
+     * A close does not wait for good on a peer that reads nothing: it gives up on the batch
+     * after its wait, and what the reader then gets is the stream's beginning, intact.
+     */
+    @Test
+    void closeGivesUpOnAPeerThatReadsNothing() throws Exception {
+        AtomicInteger writes = new AtomicInteger();
+        onItsOwnThread(() -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
+        long started = System.nanoTime();
+        onItsOwnThread(writer::close).get(20, TimeUnit.SECONDS);
+        assertTrue(System.nanoTime() - started >= StreamOutput.CLOSE_FLUSH_NANOS, "the close waited for room");
+        byte[] received = new byte[SMALL];
+        int whole = 0;
+        try {
+            while (true) {
+                int at = 0;
+                while (at < SMALL) {
+                    int n = reader.read(received, at, SMALL - at, READ_TIMEOUT_MILLIS);
+                    if (n < 0) {
+                        break;
+                    }
+                    at += n;
+                }
+                if (at < SMALL) {
+                    break;
+                }
+                assertArrayEquals(pattern(whole, SMALL), received, "write " + whole);
+                whole++;
+            }
+        } catch (IOException ended) {
+            // the writer's end closed with bytes it could not send: a reset is a fair answer
+        }
+        // Every write before the batch was handed to TCP before it returned; the batch held the last.
+        assertEquals(writes.get() - BATCH_WRITES, whole, "writes read whole");
+    }
+
+    /**
+     * Writes until the batch is full and stays full: every byte outside it is in the reader's
+     * buffers, unread, and no credit is on its way (the reader's end may first grow its window,
+     * and may return a few credits while it packs small Sends into its buffers).
+     */
+    private void fillTheReadersBuffersAndTheBatch(AtomicInteger writes) throws Exception {
+        while (true) {
+            writeUntilTheBatchIsFull(writes);
+            long outside = (long) (writes.get() - BATCH_WRITES) * SMALL;
+            while (reader.available() < outside && writer.batchedOctets() == BATCH_WRITES * SMALL) {
+                Thread.sleep(1);
+            }
+            Thread.sleep(200);  // a credit the last arrival released would have come by now
+            if (writer.batchedOctets() == BATCH_WRITES * SMALL && reader.available() == outside) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Writes {@link #SMALL} bytes at a time, the reader reading nothing, until the batch is full
+     * (the next write would block); counts the writes. The reader's end takes what its buffers
+     * hold meanwhile, so a batch may go out before: then another fills.
+     */
+    private void writeUntilTheBatchIsFull(AtomicInteger writes) throws IOException {
+        for (int i = writes.get(); writer.batchedOctets() < BATCH_WRITES * SMALL; i++) {
+            assertTrue(i < 10_000, "the batch never filled");
+            writer.write(pattern(i, SMALL), 0, SMALL);
+            writes.incrementAndGet();
+        }
+    }
+
+    private void readEveryWriteThenEnd(AtomicInteger writes, CompletableFuture<Void> writing) throws Exception {
+        byte[] received = new byte[SMALL];
+        int i = 0;
+        while (true) {
+            int n = reader.read(received, 0, SMALL, READ_TIMEOUT_MILLIS);
+            if (n < 0) {
+                break;
+            }
+            readFullyFrom(reader, received, n);
+            assertArrayEquals(pattern(i, SMALL), received, "write " + i);
+            i++;
+        }
+        writing.get(20, TimeUnit.SECONDS);
+        assertEquals(writes.get(), i, "writes read before the end of stream");
+    }
+
+    /** Write {@code i}: its number in its first bytes, then a pattern of it. */
+    private static byte[] pattern(int i, int size) {
+        byte[] bytes = new byte[size];
+        for (int j = 0; j < size; j++) {
+            bytes[j] = (byte) (i * 31 + j);
+        }
+        bytes[0] = (byte) i;
+        bytes[1] = (byte) (i >> 8);
+        return bytes;
+    }
+
+    private static void readFully(IwarpStream stream, byte[] into) throws IOException {
+        readFullyFrom(stream, into, 0);
+    }
+
+    private static void readFullyFrom(IwarpStream stream, byte[] into, int at) throws IOException {
+        while (at < into.length) {
+            int n = stream.read(into, at, into.length - at, READ_TIMEOUT_MILLIS);
+            assertTrue(n > 0, "end of stream inside a write");
+            at += n;
+        }
+    }
+
+    /** Work that may block for good, on a daemon thread: a stuck one must not keep the JVM alive. */
+    private static CompletableFuture<Void> onItsOwnThread(Work work) {
+        return CompletableFuture.runAsync(() -> {
+            try {
+                work.run();
+            } catch (Exception e) {
+                throw new RuntimeException(e);
+            }
+        }, runnable -> {
+            Thread thread = new Thread(runnable, "small-writer");
+            thread.setDaemon(true);
+            thread.start();
+        });
+    }
+
+    /** A step that may throw, as stream calls do. */
+    private interface Work {
+        void run() throws Exception;
+    }
+}
