@@ -71,6 +71,11 @@ public final class IwarpStream implements SocketTransport {
         return input.windowBuffers();
     }
 
+    /** Credits the writing end holds: receive buffers of the peer's it may fill. */
+    int writerCredits() {
+        return output.creditsNow();
+    }
+
     /** Octets of small writes waiting for the peer's window ({@link SmallWriteBatch}). */
     int batchedOctets() {
         return output.batchedOctets();

@@ -1,10 +1,11 @@
 package io.extsock.core.stream;
 
 /**
- * Small writes made while the peer's window is full, copied into one buffer that goes out as a
- * single DATA Send when credits come back, as TCP's send buffer gathers them into segments.
- * Without it each small write took a credit, a whole receive buffer of the peer's, and waited for
- * it: 4 KiB writes moved 0.08x of plain TCP's bandwidth, a few of them in flight at a time.
+ * Small writes made while half the peer's window or more is spent, copied into one buffer that
+ * goes out as a single DATA Send when credits come back (or when it is full), as TCP's send
+ * buffer gathers them into segments. Without it each small write took a credit, a whole receive
+ * buffer of the peer's, and waited for it: 4 KiB writes moved 0.07x of plain TCP's bandwidth, a
+ * few of them in flight at a time.
  *
  * <p>One buffer, made on first use and kept (as TCP keeps its send buffer): while its Send is on
  * its way (posted, not yet handed to TCP), nothing is added to it, and small writes wait for

@@ -24,10 +24,10 @@ import java.util.function.BooleanSupplier;
  *
  * <p>The application's array goes into the gathering write as it is (no copy of our own), so
  * {@link #write} returns only when the engine has handed every byte to TCP, as a blocking
- * socket write does. Except for small writes while the peer's window is full: those are copied
- * into a {@link SmallWriteBatch} and return at once, as a socket write returns once its bytes are
- * in TCP's send buffer; the batch goes out as one Send when credits come back, before anything
- * written after it. Shutting output down sends it first; closing gives it {@link
+ * socket write does. Except for small writes while half the peer's window or more is spent:
+ * those are copied into a {@link SmallWriteBatch} and return at once, as a socket write returns
+ * once its bytes are in TCP's send buffer; the batch goes out as one Send when credits come back
+ * or when it is full, before anything written after it. Shutting output down sends it first; closing gives it {@link
  * #CLOSE_FLUSH_NANOS} to go.
  *
  * <p>Whatever the peer sends, the stream's own Sends never fill the queue pair's send queue
@@ -81,7 +81,7 @@ final class StreamOutput implements WorkCompleter {
     static final int MAX_DATA_SENDS_IN_FLIGHT = QueuePair.SEND_QUEUE_DEPTH / 4;
 
     /**
-     * The longest write copied into the {@link SmallWriteBatch} when the window is full: small
+     * The longest write copied into the {@link SmallWriteBatch} when credits run low: small
      * writes, for which a Send each would waste the peer's buffers, not bulk ones, which fill
      * them and must not pay a copy. As long as what the receiving end copies behind unread bytes
      * ({@link StreamInput#MAX_APPENDED}): a {@code BufferedOutputStream}'s flushes are batched.
@@ -97,13 +97,20 @@ final class StreamOutput implements WorkCompleter {
     static final long CLOSE_FLUSH_NANOS = 2_000_000_000L;
 
     private int credits;
+    /** The most credits this writer has held at once: the peer's window, as far as we can know it. */
+    private int window;
     /** DATA Sends not yet completed, and why one of them failed: what decides a write's fate. */
     private int dataSendsOutstanding;
     /** DATA Sends posted and completed since the start: which one carries the batch, and when it left. */
     private long dataSendsPosted;
     private long dataSendsCompleted;
-    /** Small writes made while the window was full, waiting for credits; guarded by this monitor. */
+    /** Small writes made while credits ran low, waiting to go together; guarded by this monitor. */
     private final SmallWriteBatch batch;
+    /**
+     * The longest write batched here: {@link #MAX_BATCHED_WRITE}, or half a batch where the
+     * peer's buffers are small (a write that fills a Send of its own gains nothing from it).
+     */
+    private final int mostBatched;
     /**
      * Credits came back while the batch held bytes: whoever holds or next takes {@link #writing}
      * posts it ({@link #postBatchSoon}).
@@ -140,8 +147,11 @@ final class StreamOutput implements WorkCompleter {
         this.waiting = waiting;
         this.closeConnection = closeConnection;
         this.credits = peerReceiveBuffers;
+        this.window = peerReceiveBuffers;
         this.maxPayload = peerBufferSize - StreamHeader.LENGTH;
-        this.batch = new SmallWriteBatch(Math.min(maxPayload, IwarpStream.BUFFER_SIZE - StreamHeader.LENGTH));
+        int batchCapacity = Math.min(maxPayload, IwarpStream.BUFFER_SIZE - StreamHeader.LENGTH);
+        this.batch = new SmallWriteBatch(batchCapacity);
+        this.mostBatched = Math.min(MAX_BATCHED_WRITE, batchCapacity / 2);
     }
 
     void connect(StreamInput input) {
@@ -167,6 +177,8 @@ final class StreamOutput implements WorkCompleter {
             // Whether a Send of this write went out of the application's array (then it must
             // have left before we return); batched octets were copied.
             boolean fromArray = false;
+            // The last Send of this write was posted without transmitting (more was to follow).
+            boolean held = false;
             while (len > 0) {
                 int chunk = 0;
                 boolean more = false;
@@ -187,7 +199,7 @@ final class StreamOutput implements WorkCompleter {
                             }
                         }
                         creditsShort = !canSendLocked();
-                        if (creditsShort && len <= MAX_BATCHED_WRITE && batch.hasRoomFor(len)) {
+                        if ((creditsShort || creditsLowLocked()) && len <= mostBatched && batch.hasRoomFor(len)) {
                             if (peerEnded(leftUnreadIfPeerEnds)) {
                                 return;
                             }
@@ -226,6 +238,9 @@ final class StreamOutput implements WorkCompleter {
                     }
                 }
                 if (chunk == 0) {
+                    if (held) {
+                        queuePair.transmitPosted();  // what was held for the rest goes now
+                    }
                     break;  // the rest of this write is in the batch
                 }
                 if (batched != null) {
@@ -233,6 +248,7 @@ final class StreamOutput implements WorkCompleter {
                     continue;  // then this write's own bytes
                 }
                 fromArray = true;
+                held = more;
                 try {
                     post(StreamHeader.DATA, flags, b, off, chunk, !more);
                 } catch (SocketException ended) {
@@ -278,6 +294,17 @@ final class StreamOutput implements WorkCompleter {
     /** Octets of small writes waiting in the batch for credits. */
     synchronized int batchedOctets() {
         return batch.length();
+    }
+
+    /**
+     * Holding the monitor: whether half the peer's window or more is spent, so that small writes
+     * wait in the batch, to go together when credits come back, rather than spend the rest a
+     * credit each (each credit is a whole buffer of the peer's, whatever a Send carries). Safe
+     * from deadlock: the peer returns credits once half its buffers are read out ({@link
+     * StreamInput}), and with at most half our credits left, reading what it holds gets it there.
+     */
+    private boolean creditsLowLocked() {
+        return credits <= window / 2;
     }
 
     /** Holding the monitor, with a credit and a send slot free: takes them for a DATA Send; its number. */
@@ -403,7 +430,8 @@ final class StreamOutput implements WorkCompleter {
         }
     }
 
-    private synchronized int creditsNow() {
+    /** Credits this writer holds now. */
+    synchronized int creditsNow() {
         return credits;
     }
 
@@ -454,6 +482,7 @@ final class StreamOutput implements WorkCompleter {
                 refused = "the peer broke extsock's stream protocol: " + refused;
             } else {
                 credits += count;
+                window = Math.max(window, credits);
                 owed = creditUpdateWanted;
                 creditUpdateWanted = false;
                 batched = !batch.isEmpty();

@@ -21,7 +21,7 @@ class SmallWriteBatchOrderTest {
 
     @Test
     void theBatchGoesBeforeTheFin() throws Exception {
-        HandDrivenStream stream = batchOfTwoWrites();
+        HandDrivenStream stream = batchOfThreeWrites();
         List<Integer> sent = creditsFromAnotherThreadRecordingSends(stream);
         stream.output.shutdown();
         sent.addAll(stream.sendsInFlight());
@@ -31,7 +31,7 @@ class SmallWriteBatchOrderTest {
 
     @Test
     void theBatchGoesBeforeALargeWrite() throws Exception {
-        HandDrivenStream stream = batchOfTwoWrites();
+        HandDrivenStream stream = batchOfThreeWrites();
         List<Integer> lengths = new ArrayList<>();
         AtomicBoolean given = new AtomicBoolean();
         stream.onWait = (s, condition) -> {
@@ -45,14 +45,14 @@ class SmallWriteBatchOrderTest {
         };
         byte[] large = new byte[HandDrivenStream.BUFFER_SIZE - StreamHeader.LENGTH];
         stream.output.write(large, 0, large.length);  // larger than a batched write: waits for a credit
-        assertEquals(List.of(2 * SMALL, large.length), lengths, "payloads of our Sends, in order");
+        assertEquals(List.of(3 * SMALL, large.length), lengths, "payloads of our Sends, in order");
     }
 
     /**
-     * A stream whose peer has taken three of its four credits' worth and returns none: three
-     * writes go out on their own, the next two wait in the batch.
+     * A stream whose peer returns no credits: two writes go out on their own, and with half its
+     * window of four spent, the next three wait in the batch.
      */
-    private static HandDrivenStream batchOfTwoWrites() throws Exception {
+    private static HandDrivenStream batchOfThreeWrites() throws Exception {
         HandDrivenStream stream = new HandDrivenStream(4);
         stream.onWait = (s, condition) -> {
             while (!condition.getAsBoolean() && !s.inFlight.isEmpty()) {
@@ -63,8 +63,8 @@ class SmallWriteBatchOrderTest {
         for (int i = 0; i < 5; i++) {
             stream.output.write(small, 0, small.length);
         }
-        assertEquals(1, stream.writerCredits(), "the credit DATA leaves for a CREDIT");
-        assertEquals(2 * SMALL, stream.output.batchedOctets());
+        assertEquals(2, stream.writerCredits());
+        assertEquals(3 * SMALL, stream.output.batchedOctets());
         return stream;
     }
 

@@ -17,10 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Small writes while the peer's window is full are copied into one batch that goes out as a
- * single Send when credits come back, as TCP's send buffer gathers small writes: fewer Sends
- * than writes, every byte in order around large writes, and the batch sent before a FIN and
- * before a close.
+ * Small writes while half the peer's window or more is spent are copied into one batch that
+ * goes out as a single Send when credits come back, as TCP's send buffer gathers small writes:
+ * fewer Sends than writes, every byte in order around large writes, the Sends a write held sent
+ * when its tail is batched, and the batch sent before a FIN and before a close.
  */
 @Timeout(60)
 class SmallWriteBatchTest {
@@ -122,6 +122,24 @@ class SmallWriteBatchTest {
         assertArrayEquals(writing.get(20, TimeUnit.SECONDS), digest.digest());
     }
 
+    /**
+     * A write of two full Sends and a small tail on a fresh connection: the Sends go out at once
+     * (the first is held for the second, as one gathering write), and the tail, which finds half
+     * the window spent, waits in the batch. The held Sends must not wait with it: the write
+     * returns, and the reader gets every byte.
+     */
+    @Test
+    void aWriteWhoseTailIsBatchedSendsWhatItHeld() throws Exception {
+        int sendPayload = IwarpStream.BUFFER_SIZE - StreamHeader.LENGTH;
+        byte[] bytes = new byte[2 * sendPayload + 100];
+        new Random(5).nextBytes(bytes);
+        onItsOwnThread(() -> writer.write(bytes, 0, bytes.length)).get(20, TimeUnit.SECONDS);
+        assertEquals(100, writer.batchedOctets(), "the tail waits in the batch");
+        byte[] received = new byte[bytes.length];
+        readFully(reader, received);
+        assertArrayEquals(bytes, received);
+    }
+
     /** Shutting output down sends the batch first: the reader gets every byte, then end of stream. */
     @Test
     void shutdownOutputSendsTheBatchBeforeTheFin() throws Exception {
@@ -181,9 +199,10 @@ class SmallWriteBatchTest {
     }
 
     /**
-     * Writes until the batch is full and stays full: every byte outside it is in the reader's
-     * buffers, unread, and no credit is on its way (the reader's end may first grow its window,
-     * and may return a few credits while it packs small Sends into its buffers).
+     * Writes until the batch is full and stays full, with no credit to send it: every byte
+     * outside it is in the reader's buffers, unread, and no credit is on its way (the reader's
+     * end may first grow its window, and returns credits while it packs small Sends into its
+     * buffers; a full batch with credits left goes out at the next write).
      */
     private void fillTheReadersBuffersAndTheBatch(AtomicInteger writes) throws Exception {
         while (true) {
@@ -193,23 +212,25 @@ class SmallWriteBatchTest {
                 Thread.sleep(1);
             }
             Thread.sleep(200);  // a credit the last arrival released would have come by now
-            if (writer.batchedOctets() == BATCH_WRITES * SMALL && reader.available() == outside) {
+            if (writer.batchedOctets() == BATCH_WRITES * SMALL && reader.available() == outside
+                    && writer.writerCredits() < 2) {
                 return;
             }
         }
     }
 
     /**
-     * Writes {@link #SMALL} bytes at a time, the reader reading nothing, until the batch is full
-     * (the next write would block); counts the writes. The reader's end takes what its buffers
-     * hold meanwhile, so a batch may go out before: then another fills.
+     * Writes {@link #SMALL} bytes at a time, the reader reading nothing, at least once and until
+     * the batch is full; counts the writes. The reader's end takes what its buffers hold
+     * meanwhile, so a batch may go out before: then another fills.
      */
     private void writeUntilTheBatchIsFull(AtomicInteger writes) throws IOException {
-        for (int i = writes.get(); writer.batchedOctets() < BATCH_WRITES * SMALL; i++) {
-            assertTrue(i < 10_000, "the batch never filled");
+        do {  // at least one: a full batch with credits left goes out with the next write
+            int i = writes.get();
+            assertTrue(i < 10_000, "the batch never filled for good");
             writer.write(pattern(i, SMALL), 0, SMALL);
             writes.incrementAndGet();
-        }
+        } while (writer.batchedOctets() < BATCH_WRITES * SMALL);
     }
 
     private void readEveryWriteThenEnd(AtomicInteger writes, CompletableFuture<Void> writing) throws Exception {
