@@ -7,18 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.core.engine.SoftwareIwarpProvider;
 import io.extsock.core.memory.DirectBufferPool;
-import io.extsock.spi.IwarpSession;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,18 +22,6 @@ class ConnectionMemoryTest {
 
     private static final int BLOCK = DirectBufferPool.BLOCK_SIZE;
 
-    private ServerSocketChannel listener;
-
-    @BeforeEach
-    void listen() throws Exception {
-        listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        listener.close();
-    }
-
     /**
      * 200 connections in batches of 10, each carrying a byte each way, then closed (either end
      * first): every block comes back, and the blocks of one batch serve the next.
@@ -55,22 +33,22 @@ class ConnectionMemoryTest {
         int batches = 20;
         int perBatch = 10;
         for (int batch = 0; batch < batches; batch++) {
-            List<Pair> pairs = new ArrayList<>();
+            List<StreamPair> pairs = new ArrayList<>();
             for (int i = 0; i < perBatch; i++) {
-                pairs.add(connect(provider));
+                pairs.add(StreamPair.open(provider));
             }
             assertEquals(2L * perBatch * BASE_BLOCKS * BLOCK, pool.inUseBytes(), pool.toString());
             for (int i = 0; i < perBatch; i++) {
-                Pair pair = pairs.get(i);
-                pair.initiator.write(new byte[] {1}, 0, 1);
-                assertEquals(1, pair.responder.read(new byte[1], 0, 1, 0));
-                pair.responder.write(new byte[] {2}, 0, 1);
-                assertEquals(1, pair.initiator.read(new byte[1], 0, 1, 0));
+                StreamPair pair = pairs.get(i);
+                pair.writer.write(new byte[] {1}, 0, 1);
+                assertEquals(1, pair.reader.read(new byte[1], 0, 1, 0));
+                pair.reader.write(new byte[] {2}, 0, 1);
+                assertEquals(1, pair.writer.read(new byte[1], 0, 1, 0));
                 if (i % 2 == 0) {
                     pair.close();
                 } else {  // the peer ends first: the responder reads end of stream, then closes
-                    pair.initiator.close();
-                    assertEquals(-1, pair.responder.read(new byte[1], 0, 1, 0));
+                    pair.writer.close();
+                    assertEquals(-1, pair.reader.read(new byte[1], 0, 1, 0));
                     pair.close();
                 }
             }
@@ -90,9 +68,9 @@ class ConnectionMemoryTest {
     @Test
     void aSpentBudgetRefusesGrowthAndTheStreamStillWorks() throws Exception {
         DirectBufferPool pool = new DirectBufferPool(BLOCK, 4L * BLOCK);
-        try (Pair pair = connect(new SoftwareIwarpProvider(pool))) {
-            BulkTransfer.run(pair.initiator, pair.responder, 11);
-            assertEquals(8, pair.responder.receiveWindowBuffers());
+        try (StreamPair pair = StreamPair.open(new SoftwareIwarpProvider(pool))) {
+            BulkTransfer.run(pair.writer, pair.reader, 11);
+            assertEquals(8, pair.reader.receiveWindowBuffers());
             // Asked for the 8 more at the first wait after the growth, and then at most once per
             // 1024 Sends (the transfer has 1280), however often the writer waited meanwhile.
             assertTrue(pool.refusedBlocks() == 8 || pool.refusedBlocks() == 16, pool.toString());
@@ -105,9 +83,9 @@ class ConnectionMemoryTest {
     @Test
     void aConnectionsWindowIsBoundedWithoutABudget() throws Exception {
         DirectBufferPool pool = new DirectBufferPool(BLOCK, Long.MAX_VALUE);
-        try (Pair pair = connect(new SoftwareIwarpProvider(pool))) {
-            BulkTransfer.run(pair.initiator, pair.responder, 11);
-            assertEquals(IwarpStream.MAX_RECEIVE_BUFFERS, pair.responder.receiveWindowBuffers());
+        try (StreamPair pair = StreamPair.open(new SoftwareIwarpProvider(pool))) {
+            BulkTransfer.run(pair.writer, pair.reader, 11);
+            assertEquals(IwarpStream.MAX_RECEIVE_BUFFERS, pair.reader.receiveWindowBuffers());
             assertEquals((long) (IwarpStream.MAX_RECEIVE_BUFFERS - IwarpStream.RECEIVE_BUFFERS) * BLOCK,
                     pool.growthBytes(), pool.toString());
             assertEquals((2L * BASE_BLOCKS + IwarpStream.MAX_RECEIVE_BUFFERS - IwarpStream.RECEIVE_BUFFERS) * BLOCK,
@@ -126,31 +104,5 @@ class ConnectionMemoryTest {
             Thread.sleep(5);
         }
         assertEquals(0, pool.inUseBytes(), pool.toString());
-    }
-
-    private Pair connect(SoftwareIwarpProvider provider) throws Exception {
-        SocketChannel initiatorChannel = SocketChannel.open(listener.getLocalAddress());
-        SocketChannel responderChannel = listener.accept();
-        CompletableFuture<IwarpSession> responding = CompletableFuture.supplyAsync(() -> {
-            try {
-                return provider.attach(responderChannel, false, Map.of());
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        });
-        IwarpStream initiator = (IwarpStream) provider.attach(initiatorChannel, true, Map.of()).stream();
-        IwarpStream responder = (IwarpStream) responding.get(20, TimeUnit.SECONDS).stream();
-        return new Pair(initiator, responder, initiatorChannel, responderChannel);
-    }
-
-    private record Pair(IwarpStream initiator, IwarpStream responder, SocketChannel initiatorChannel,
-                        SocketChannel responderChannel) implements AutoCloseable {
-        @Override
-        public void close() throws Exception {
-            initiator.close();
-            responder.close();
-            initiatorChannel.close();
-            responderChannel.close();
-        }
     }
 }

@@ -55,19 +55,19 @@ class SmallWriteBatchTest {
     @Test
     void writesWhileTheWindowIsFullShareOneSend() throws Exception {
         AtomicInteger writes = new AtomicInteger();
-        onItsOwnThread(() -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
+        OwnThread.run("small-writer", () -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
         int written = writes.get();
         long sends = sendsOfTheWriter();
         assertTrue(sends <= written - BATCH_WRITES, written + " writes, " + sends + " Sends");
-        CompletableFuture<Void> writing = onItsOwnThread(() -> {
+        CompletableFuture<Void> writing = OwnThread.run("small-writer", () -> {
             for (int i = written; i < 1_000; i++) {
-                writer.write(pattern(i, SMALL), 0, SMALL);
+                writer.write(NumberedWrites.write(i, SMALL), 0, SMALL);
             }
         });
         byte[] received = new byte[SMALL];
         for (int i = 0; i < 1_000; i++) {
-            readFully(reader, received);
-            assertArrayEquals(pattern(i, SMALL), received, "write " + i);
+            NumberedWrites.readFully(reader, received, 0, READ_TIMEOUT_MILLIS);
+            assertArrayEquals(NumberedWrites.write(i, SMALL), received, "write " + i);
         }
         writing.get(20, TimeUnit.SECONDS);
         assertEquals(0, writer.batchedOctets());
@@ -133,10 +133,10 @@ class SmallWriteBatchTest {
         int sendPayload = IwarpStream.BUFFER_SIZE - StreamHeader.LENGTH;
         byte[] bytes = new byte[2 * sendPayload + 100];
         new Random(5).nextBytes(bytes);
-        onItsOwnThread(() -> writer.write(bytes, 0, bytes.length)).get(20, TimeUnit.SECONDS);
+        OwnThread.run("small-writer", () -> writer.write(bytes, 0, bytes.length)).get(20, TimeUnit.SECONDS);
         assertEquals(100, writer.batchedOctets(), "the tail waits in the batch");
         byte[] received = new byte[bytes.length];
-        readFully(reader, received);
+        NumberedWrites.readFully(reader, received, 0, READ_TIMEOUT_MILLIS);
         assertArrayEquals(bytes, received);
     }
 
@@ -144,8 +144,8 @@ class SmallWriteBatchTest {
     @Test
     void shutdownOutputSendsTheBatchBeforeTheFin() throws Exception {
         AtomicInteger writes = new AtomicInteger();
-        onItsOwnThread(() -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
-        CompletableFuture<Void> shuttingDown = onItsOwnThread(writer::shutdownOutput);  // waits for room for the batch
+        OwnThread.run("small-writer", () -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
+        CompletableFuture<Void> shuttingDown = OwnThread.run("small-writer", writer::shutdownOutput);  // waits for room for the batch
         readEveryWriteThenEnd(writes, shuttingDown);
     }
 
@@ -156,8 +156,8 @@ class SmallWriteBatchTest {
     @Test
     void closeSendsTheBatchIfThePeerReadsInTime() throws Exception {
         AtomicInteger writes = new AtomicInteger();
-        onItsOwnThread(() -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
-        CompletableFuture<Void> closing = onItsOwnThread(writer::close);
+        OwnThread.run("small-writer", () -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
+        CompletableFuture<Void> closing = OwnThread.run("small-writer", writer::close);
         Thread.sleep(100);  // the close waits for room meanwhile
         readEveryWriteThenEnd(writes, closing);
     }
@@ -169,9 +169,9 @@ class SmallWriteBatchTest {
     @Test
     void closeGivesUpOnAPeerThatReadsNothing() throws Exception {
         AtomicInteger writes = new AtomicInteger();
-        onItsOwnThread(() -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
+        OwnThread.run("small-writer", () -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
         long started = System.nanoTime();
-        onItsOwnThread(writer::close).get(20, TimeUnit.SECONDS);
+        OwnThread.run("small-writer", writer::close).get(20, TimeUnit.SECONDS);
         assertTrue(System.nanoTime() - started >= StreamOutput.CLOSE_FLUSH_NANOS, "the close waited for room");
         byte[] received = new byte[SMALL];
         int whole = 0;
@@ -188,7 +188,7 @@ class SmallWriteBatchTest {
                 if (at < SMALL) {
                     break;
                 }
-                assertArrayEquals(pattern(whole, SMALL), received, "write " + whole);
+                assertArrayEquals(NumberedWrites.write(whole, SMALL), received, "write " + whole);
                 whole++;
             }
         } catch (IOException ended) {
@@ -228,7 +228,7 @@ class SmallWriteBatchTest {
         do {  // at least one: a full batch with credits left goes out with the next write
             int i = writes.get();
             assertTrue(i < 10_000, "the batch never filled for good");
-            writer.write(pattern(i, SMALL), 0, SMALL);
+            writer.write(NumberedWrites.write(i, SMALL), 0, SMALL);
             writes.incrementAndGet();
         } while (writer.batchedOctets() < BATCH_WRITES * SMALL);
     }
@@ -241,54 +241,11 @@ class SmallWriteBatchTest {
             if (n < 0) {
                 break;
             }
-            readFullyFrom(reader, received, n);
-            assertArrayEquals(pattern(i, SMALL), received, "write " + i);
+            NumberedWrites.readFully(reader, received, n, READ_TIMEOUT_MILLIS);
+            assertArrayEquals(NumberedWrites.write(i, SMALL), received, "write " + i);
             i++;
         }
         writing.get(20, TimeUnit.SECONDS);
         assertEquals(writes.get(), i, "writes read before the end of stream");
-    }
-
-    /** Write {@code i}: its number in its first bytes, then a pattern of it. */
-    private static byte[] pattern(int i, int size) {
-        byte[] bytes = new byte[size];
-        for (int j = 0; j < size; j++) {
-            bytes[j] = (byte) (i * 31 + j);
-        }
-        bytes[0] = (byte) i;
-        bytes[1] = (byte) (i >> 8);
-        return bytes;
-    }
-
-    private static void readFully(IwarpStream stream, byte[] into) throws IOException {
-        readFullyFrom(stream, into, 0);
-    }
-
-    private static void readFullyFrom(IwarpStream stream, byte[] into, int at) throws IOException {
-        while (at < into.length) {
-            int n = stream.read(into, at, into.length - at, READ_TIMEOUT_MILLIS);
-            assertTrue(n > 0, "end of stream inside a write");
-            at += n;
-        }
-    }
-
-    /** Work that may block for good, on a daemon thread: a stuck one must not keep the JVM alive. */
-    private static CompletableFuture<Void> onItsOwnThread(Work work) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                work.run();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        }, runnable -> {
-            Thread thread = new Thread(runnable, "small-writer");
-            thread.setDaemon(true);
-            thread.start();
-        });
-    }
-
-    /** A step that may throw, as stream calls do. */
-    private interface Work {
-        void run() throws Exception;
     }
 }

@@ -37,7 +37,11 @@ final class StreamPair implements AutoCloseable {
     }
 
     static StreamPair open() throws Exception {
-        SoftwareIwarpProvider provider = new SoftwareIwarpProvider();
+        return open(new SoftwareIwarpProvider());
+    }
+
+    /** @param provider switches both ends (with its memory pool) */
+    static StreamPair open(SoftwareIwarpProvider provider) throws Exception {
         ServerSocketChannel listener = ServerSocketChannel.open()
                 .bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         SocketChannel initiatorChannel = SocketChannel.open(listener.getLocalAddress());

@@ -2,7 +2,6 @@ package io.extsock.core.stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +41,7 @@ class StreamWindowTest {
             try {
                 byte[] message = new byte[64];
                 for (int i = 0; i < 500; i++) {
-                    readFully(reader, message);
+                    NumberedWrites.readFully(reader, message, 0, 0);
                     reader.write(message, 0, message.length);
                 }
             } catch (Exception e) {
@@ -52,7 +51,7 @@ class StreamWindowTest {
         for (int i = 0; i < 500; i++) {
             request[0] = (byte) i;
             writer.write(request, 0, request.length);
-            readFully(writer, response);
+            NumberedWrites.readFully(writer, response, 0, 0);
             assertArrayEquals(request, response);
         }
         echo.get(20, TimeUnit.SECONDS);
@@ -81,15 +80,15 @@ class StreamWindowTest {
     void smallWritesTheReaderHasNotReadDoNotBlockTheWriter() throws Exception {
         int messages = 2_000;
         int size = 16;
-        onItsOwnThread("small-writer", () -> {
+        OwnThread.run("small-writer", () -> {
             for (int i = 0; i < messages; i++) {
-                writer.write(message(i, size), 0, size);
+                writer.write(NumberedWrites.write(i, size), 0, size);
             }
         }).get(20, TimeUnit.SECONDS);  // a writer blocked on the window fails here
         byte[] received = new byte[size];
         for (int i = 0; i < messages; i++) {
-            readFully(reader, received);
-            assertArrayEquals(message(i, size), received, "message " + i);
+            NumberedWrites.readFully(reader, received, 0, 0);
+            assertArrayEquals(NumberedWrites.write(i, size), received, "message " + i);
         }
         assertEquals(0, reader.available());
     }
@@ -104,58 +103,19 @@ class StreamWindowTest {
         int size = 40;
         // Both on threads of their own: a deadlocked write ignores interrupts, as a Socket's does,
         // so a test thread stuck in one would hang the run rather than fail it.
-        CompletableFuture<Void> oneEnd = onItsOwnThread("pipelining-end", () -> writeThenRead(writer, messages, size));
-        CompletableFuture<Void> otherEnd = onItsOwnThread("pipelining-end", () -> writeThenRead(reader, messages, size));
+        CompletableFuture<Void> oneEnd = OwnThread.run("pipelining-end", () -> writeThenRead(writer, messages, size));
+        CompletableFuture<Void> otherEnd = OwnThread.run("pipelining-end", () -> writeThenRead(reader, messages, size));
         CompletableFuture.allOf(oneEnd, otherEnd).get(20, TimeUnit.SECONDS);
-    }
-
-    /** Work that may block for good, on a daemon thread: a stuck one must not keep the JVM alive. */
-    private static CompletableFuture<Void> onItsOwnThread(String name, Work work) {
-        return CompletableFuture.runAsync(() -> {
-            try {
-                work.run();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
-            }
-        }, runnable -> {
-            Thread thread = new Thread(runnable, name);
-            thread.setDaemon(true);
-            thread.start();
-        });
-    }
-
-    /** A step that may throw, as stream calls do. */
-    private interface Work {
-        void run() throws Exception;
     }
 
     private static void writeThenRead(IwarpStream stream, int messages, int size) throws Exception {
         for (int i = 0; i < messages; i++) {
-            stream.write(message(i, size), 0, size);
+            stream.write(NumberedWrites.write(i, size), 0, size);
         }
         byte[] received = new byte[size];
         for (int i = 0; i < messages; i++) {
-            readFully(stream, received);
-            assertArrayEquals(message(i, size), received, "message " + i);
-        }
-    }
-
-    /** Message {@code i}: its number in its first bytes, then a pattern of it. */
-    private static byte[] message(int i, int size) {
-        byte[] message = new byte[size];
-        for (int j = 0; j < size; j++) {
-            message[j] = (byte) (i * 31 + j);
-        }
-        message[0] = (byte) i;
-        message[1] = (byte) (i >> 8);
-        return message;
-    }
-
-    private static void readFully(IwarpStream stream, byte[] into) throws Exception {
-        for (int at = 0; at < into.length; ) {
-            int n = stream.read(into, at, into.length - at, 0);
-            assertTrue(n > 0, "end of stream too early");
-            at += n;
+            NumberedWrites.readFully(stream, received, 0, 0);
+            assertArrayEquals(NumberedWrites.write(i, size), received, "message " + i);
         }
     }
 }
