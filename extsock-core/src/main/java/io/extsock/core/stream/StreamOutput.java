@@ -27,8 +27,8 @@ import java.util.function.BooleanSupplier;
  * socket write does. Except for small writes while half the peer's window or more is spent:
  * those are copied into a {@link SmallWriteBatch} and return at once, as a socket write returns
  * once its bytes are in TCP's send buffer; the batch goes out as one Send when credits come back
- * or when it is full, before anything written after it. Shutting output down sends it first; closing gives it {@link
- * #CLOSE_FLUSH_NANOS} to go.
+ * or when it is full, before anything written after it. Shutting output down sends it first;
+ * closing gives it {@link #CLOSE_FLUSH_NANOS} to go.
  *
  * <p>Whatever the peer sends, the stream's own Sends never fill the queue pair's send queue
  * (posting would throw on the receive path, where credit updates are posted): at most {@link
@@ -183,7 +183,7 @@ final class StreamOutput implements WorkCompleter {
                 int chunk = 0;
                 boolean more = false;
                 int flags = 0;
-                byte[] batched = null;
+                boolean batchFirst = false;
                 while (true) {
                     boolean creditsShort;
                     synchronized (this) {
@@ -211,10 +211,7 @@ final class StreamOutput implements WorkCompleter {
                                 return;
                             }
                             if (!batch.isEmpty()) {
-                                // Earlier writes' bytes wait in the batch: they go first.
-                                chunk = batch.length();
-                                batched = batch.octets();
-                                batch.posted(takeDataSendLocked());
+                                batchFirst = true;  // earlier writes' bytes wait in the batch: they go first
                                 break;
                             }
                             takeDataSendLocked();
@@ -237,15 +234,15 @@ final class StreamOutput implements WorkCompleter {
                         awaitInterruptibleOnVirtual(dataSendSlotFree);
                     }
                 }
+                if (batchFirst) {
+                    postBatchIfItCanGo();
+                    continue;  // then this write's own bytes
+                }
                 if (chunk == 0) {
                     if (held) {
                         queuePair.transmitPosted();  // what was held for the rest goes now
                     }
                     break;  // the rest of this write is in the batch
-                }
-                if (batched != null) {
-                    post(StreamHeader.DATA, StreamHeader.WAITED, batched, 0, chunk, true);
-                    continue;  // then this write's own bytes
                 }
                 fromArray = true;
                 held = more;
