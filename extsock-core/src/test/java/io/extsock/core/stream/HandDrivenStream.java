@@ -120,10 +120,8 @@ final class HandDrivenStream {
         return (int) ((long) sendLength.get(inFlight.peek()) - StreamHeader.LENGTH);
     }
 
-    int writerCredits() throws ReflectiveOperationException {
-        synchronized (output) {
-            return (int) field(StreamOutput.class, "credits").get(output);
-        }
+    int writerCredits() {
+        return output.creditsNow();
     }
 
     int creditsOwed() throws ReflectiveOperationException {

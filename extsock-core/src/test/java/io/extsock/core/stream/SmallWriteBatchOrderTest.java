@@ -22,7 +22,7 @@ class SmallWriteBatchOrderTest {
     @Test
     void theBatchGoesBeforeTheFin() throws Exception {
         HandDrivenStream stream = batchOfThreeWrites();
-        List<Integer> sent = creditsFromAnotherThreadRecordingSends(stream);
+        List<Integer> sent = creditsFromAnotherThreadRecording(stream, s -> s.sendsInFlight().get(0));
         stream.output.shutdown();
         sent.addAll(stream.sendsInFlight());
         assertEquals(List.of(StreamHeader.DATA, StreamHeader.FIN), sent, "our Sends after the batch, in order");
@@ -32,17 +32,7 @@ class SmallWriteBatchOrderTest {
     @Test
     void theBatchGoesBeforeALargeWrite() throws Exception {
         HandDrivenStream stream = batchOfThreeWrites();
-        List<Integer> lengths = new ArrayList<>();
-        AtomicBoolean given = new AtomicBoolean();
-        stream.onWait = (s, condition) -> {
-            if (given.compareAndSet(false, true)) {
-                creditOnAnotherThread(s, 2);
-            }
-            while (!condition.getAsBoolean() && !s.inFlight.isEmpty()) {
-                lengths.add(s.oldestSendPayload());
-                s.completeOldestSend();
-            }
-        };
+        List<Integer> lengths = creditsFromAnotherThreadRecording(stream, HandDrivenStream::oldestSendPayload);
         byte[] large = new byte[HandDrivenStream.BUFFER_SIZE - StreamHeader.LENGTH];
         stream.output.write(large, 0, large.length);  // larger than a batched write: waits for a credit
         assertEquals(List.of(3 * SMALL, large.length), lengths, "payloads of our Sends, in order");
@@ -68,11 +58,16 @@ class SmallWriteBatchOrderTest {
         return stream;
     }
 
+    /** What the peer notes of our oldest Send before letting it leave. */
+    private interface SendRecord {
+        int of(HandDrivenStream stream) throws ReflectiveOperationException;
+    }
+
     /**
      * The peer's next wait: it returns two credits on a thread of its own (as the engine's thread
-     * would), then lets our Sends leave, recording their types.
+     * would), then lets our Sends leave, recording each as {@code record} says.
      */
-    private static List<Integer> creditsFromAnotherThreadRecordingSends(HandDrivenStream stream) {
+    private static List<Integer> creditsFromAnotherThreadRecording(HandDrivenStream stream, SendRecord record) {
         List<Integer> sent = new ArrayList<>();
         AtomicBoolean given = new AtomicBoolean();
         stream.onWait = (s, condition) -> {
@@ -80,7 +75,7 @@ class SmallWriteBatchOrderTest {
                 creditOnAnotherThread(s, 2);
             }
             while (!condition.getAsBoolean() && !s.inFlight.isEmpty()) {
-                sent.add(s.sendsInFlight().get(0));
+                sent.add(record.of(s));
                 s.completeOldestSend();
             }
         };
