@@ -2,6 +2,7 @@ package io.extsock.verbs;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -63,6 +64,30 @@ public interface IwarpConnection {
      *         full of completions not yet polled
      */
     void post(WorkRequest request) throws IOException;
+
+    /**
+     * Posts a list of requests at once, as {@code ibv_post_send} takes a chain of them: in the
+     * list's order, each with its own completion in {@link #completions()}, as if posted one by
+     * one with {@link #post}. The Sends, Writes and Read Requests of the list go out together,
+     * in as few writes to the socket as the engine's gathering write allows, where requests
+     * posted one by one each take a system call of their own: for many small messages, that is
+     * most of what they cost.
+     *
+     * <p>The list is posted whole or not at all: a request that {@link #post} would refuse, a
+     * completion queue, send queue or receive queue without room for all of them, or a
+     * connection that has ended refuses the list before any of it is posted. The requests
+     * (and the list) may be reused as soon as this returns; the same request object may appear
+     * in it more than once.
+     *
+     * @param requests the requests to post, in order; an empty list posts nothing
+     * @throws IOException if the connection has ended (the message names why)
+     * @throws IllegalArgumentException if a request is incomplete or a slice is invalid (the
+     *         message names the request's index in the list)
+     * @throws IllegalStateException for a Send or Receive while the socket's streams own them,
+     *         or when the completion queue, the send queue or the receive queue has no room for
+     *         the whole list
+     */
+    void post(List<? extends WorkRequest> requests) throws IOException;
 
     /**
      * Posts a request whose completion completes the returned future instead of the queue.

@@ -159,6 +159,26 @@ public final class QueuePair {
         }
     }
 
+    /**
+     * Under the lock: that a posting list of {@code sends} send-queue requests and {@code
+     * receives} Receives may be posted now, all of it.
+     */
+    void requireRoom(int sends, int receives) throws QueuePairClosedException {
+        if (state != QueuePairState.CONNECTED) {
+            throw new QueuePairClosedException(failure);
+        }
+        if (inFlight.size() + sends > SEND_QUEUE_DEPTH) {
+            throw new IllegalStateException("send queue full: room for " + (SEND_QUEUE_DEPTH - inFlight.size())
+                    + " of " + SEND_QUEUE_DEPTH + " requests, not the list's " + sends
+                    + "; wait for completions before posting more");
+        }
+        if (receiveQueue.size() + receives > RECEIVE_QUEUE_DEPTH) {
+            throw new IllegalStateException("receive queue full: room for "
+                    + (RECEIVE_QUEUE_DEPTH - receiveQueue.size()) + " of " + RECEIVE_QUEUE_DEPTH
+                    + " receives, not the list's " + receives);
+        }
+    }
+
     /** Under the lock: a request joins the send queue. */
     private void queueSend(SendWork work) {
         inFlight.add(work);

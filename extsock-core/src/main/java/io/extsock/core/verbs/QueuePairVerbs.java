@@ -18,6 +18,7 @@ import io.extsock.verbs.WorkRequest;
 import io.extsock.verbs.WriteRequest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -107,15 +108,10 @@ public final class QueuePairVerbs implements IwarpConnection {
      */
     @Override
     public void post(WorkRequest request) throws IOException {
-        long occupied = postedToQueue.incrementAndGet() - ring.consumed();
-        if (occupied > ring.capacity()) {
-            postedToQueue.decrementAndGet();
-            throw new IllegalStateException("the completion queue is full: " + ring.capacity()
-                    + " requests posted and not yet polled; poll completions before posting more");
-        }
+        reserveCompletions(1);
         boolean posted = false;
         try {
-            post(request, toCompletionQueue);
+            post(request, toCompletionQueue, true);
             posted = true;
         } finally {
             if (!posted) {
@@ -124,11 +120,67 @@ public final class QueuePairVerbs implements IwarpConnection {
         }
     }
 
+    /**
+     * Posts the list whole or not at all: every request's shape is checked first, then, under
+     * the queue pair's lock (so that no other thread's post comes between the check for room and
+     * the last request), the room for all of them; then each is queued as {@link #post} queues
+     * it, and the list is transmitted once, in one gathering write as far as it holds them.
+     */
+    @Override
+    public void post(List<? extends WorkRequest> requests) throws IOException {
+        int count = requests.size();
+        int receives = 0;
+        for (int i = 0; i < count; i++) {
+            WorkRequest request = requests.get(i);
+            boolean receive;
+            try {
+                receive = RequestShape.check(request);
+            } catch (IllegalArgumentException refused) {
+                throw new IllegalArgumentException("request " + i + " of the list: " + refused.getMessage(), refused);
+            }
+            if (receive || request instanceof SendRequest) {
+                requireSendsAndReceivesAvailable();
+            }
+            receives += receive ? 1 : 0;
+        }
+        if (count == 0) {
+            return;
+        }
+        reserveCompletions(count);
+        int queued = 0;
+        try {
+            synchronized (queuePair.lock) {
+                requireConnected();
+                queuePair.requireRoom(count - receives, receives);
+                for (; queued < count; queued++) {
+                    post(requests.get(queued), toCompletionQueue, false);
+                }
+            }
+        } finally {
+            postedToQueue.addAndGet(queued - count);  // the slots of those not queued (none, but for a list changed meanwhile)
+            if (queued > 0) {
+                queuePair.transmitPosted();
+            }
+        }
+    }
+
+    /** Takes {@code count} slots of the completion queue for requests about to be posted, or none. */
+    private void reserveCompletions(int count) {
+        long occupied = postedToQueue.addAndGet(count) - ring.consumed();
+        if (occupied > ring.capacity()) {
+            postedToQueue.addAndGet(-count);
+            throw new IllegalStateException("the completion queue is full: " + ring.capacity()
+                    + " requests posted and not yet polled"
+                    + (count > 1 ? ", no room for a list of " + count : "")
+                    + "; poll completions before posting more");
+        }
+    }
+
     @Override
     public CompletableFuture<WorkCompletion> submit(WorkRequest request) {
         CompletableFuture<WorkCompletion> future = new InlineFuture<>(waiting);
         try {
-            post(request, completion -> future.complete(WorkCompletion.of(completion)));
+            post(request, completion -> future.complete(WorkCompletion.of(completion)), true);
         } catch (IOException | RuntimeException e) {
             future.completeExceptionally(e);
         }
@@ -176,24 +228,24 @@ public final class QueuePairVerbs implements IwarpConnection {
         return queuePair;
     }
 
-    private void post(WorkRequest request, WorkCompleter completer) throws IOException {
+    /** Queues one request; with {@code transmitNow} false it waits for the list's transmit. */
+    private void post(WorkRequest request, WorkCompleter completer, boolean transmitNow) throws IOException {
         requireConnected();  // before the slice checks: an ended connection's regions are gone too
+        RequestShape.check(request);  // before an entry is taken: a refused request leaves nothing behind
         if (request instanceof SendRequest send) {
             requireSendsAndReceivesAvailable();
-            postSend(send, completer);
+            postSend(send, completer, transmitNow);
         } else if (request instanceof ReceiveRequest receive) {
             requireSendsAndReceivesAvailable();
             postReceive(receive, completer);
         } else if (request instanceof WriteRequest write) {
-            postWrite(write, completer);
-        } else if (request instanceof ReadRequest read) {
-            postRead(read, completer);
+            postWrite(write, completer, transmitNow);
         } else {
-            throw new IllegalArgumentException("unknown request: " + request);
+            postRead((ReadRequest) request, completer, transmitNow);
         }
     }
 
-    private void postSend(SendRequest request, WorkCompleter completer) throws IOException {
+    private void postSend(SendRequest request, WorkCompleter completer, boolean transmitNow) throws IOException {
         SendWork work = queuePair.newSendWork();
         work.opcode = WorkOpcode.SEND;
         work.tag = request.tag();
@@ -206,13 +258,10 @@ public final class QueuePairVerbs implements IwarpConnection {
                 break;
             }
         }
-        queuePair.postSend(work, true);
+        queuePair.postSend(work, transmitNow);
     }
 
-    private void postWrite(WriteRequest request, WorkCompleter completer) throws IOException {
-        if (request.target() == null) {
-            throw new IllegalArgumentException("an RDMA Write needs a target: WriteRequest.target(remoteBuffer)");
-        }
+    private void postWrite(WriteRequest request, WorkCompleter completer, boolean transmitNow) throws IOException {
         SendWork work = queuePair.newSendWork();
         work.opcode = WorkOpcode.RDMA_WRITE;
         work.tag = request.tag();
@@ -224,23 +273,11 @@ public final class QueuePairVerbs implements IwarpConnection {
                 break;
             }
         }
-        if (!work.done && work.length > request.target().length()) {
-            throw new IllegalArgumentException("an RDMA Write of " + work.length + " bytes does not fit its target "
-                    + request.target());
-        }
-        queuePair.postSend(work, true);
+        queuePair.postSend(work, transmitNow);
     }
 
-    private void postRead(ReadRequest request, WorkCompleter completer) throws IOException {
-        if (request.source() == null || request.sink() == null) {
-            throw new IllegalArgumentException("an RDMA Read needs a source and a sink: "
-                    + "ReadRequest.source(remoteBuffer).sink(regionSlice)");
-        }
+    private void postRead(ReadRequest request, WorkCompleter completer, boolean transmitNow) throws IOException {
         RegionSlice sink = request.sink();
-        if (sink.length() > request.source().length()) {
-            throw new IllegalArgumentException("the sink (" + sink.length() + " bytes) is longer than the source "
-                    + request.source());
-        }
         SendWork work = queuePair.newSendWork();
         work.opcode = WorkOpcode.RDMA_READ;
         work.tag = request.tag();
@@ -256,7 +293,7 @@ public final class QueuePairVerbs implements IwarpConnection {
             work.sinkRegion = (RegisteredRegion) sink.region();
             work.sinkOffset = sink.offset();
         }
-        queuePair.postSend(work, true);
+        queuePair.postSend(work, transmitNow);
     }
 
     private void postReceive(ReceiveRequest request, WorkCompleter completer) throws IOException {

@@ -128,6 +128,47 @@ class VerbsOperationsTest {
     }
 
     @Test
+    @DisplayName("Posting lists of Sends and of Receives: every message arrives whole, in order, over loopback")
+    void postingLists() throws Exception {
+        int size = 4096;
+        int lists = 32;
+        int perList = 16;
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
+            IwarpConnection client = pair.clientVerbs();
+            IwarpConnection server = pair.serverVerbs();
+            int total = lists * perList;
+            byte[] data = random(total * size, 5);
+            MemoryRegion inbox = server.register(ByteBuffer.allocateDirect(total * size), EnumSet.of(Access.LOCAL_WRITE));
+            MemoryRegion outbox = client.register(ByteBuffer.allocateDirect(data.length).put(data).flip(), Set.of());
+            java.util.List<ReceiveRequest> receives = new java.util.ArrayList<>();
+            java.util.List<SendRequest> sends = new java.util.ArrayList<>();
+            for (int list = 0; list < lists; list++) {
+                receives.clear();
+                sends.clear();
+                for (int i = list * perList; i < (list + 1) * perList; i++) {
+                    receives.add(new ReceiveRequest().tag(i).scatter(inbox.slice((long) i * size, size)));
+                    sends.add(new SendRequest().tag(i).gather(outbox.slice((long) i * size, size)));
+                }
+                server.post(receives);
+                client.post(sends);
+                for (int i = list * perList; i < (list + 1) * perList; i++) {
+                    WorkCompletion sent = client.completions().take(10, TimeUnit.SECONDS);
+                    assertNotNull(sent, "Send " + i + " completes");
+                    assertEquals(CompletionStatus.SUCCESS, sent.status(), sent.detail());
+                    assertEquals(i, sent.tag());
+                    WorkCompletion received = server.completions().take(10, TimeUnit.SECONDS);
+                    assertNotNull(received, "Send " + i + " arrives");
+                    assertEquals(i, received.tag(), "in posting order");
+                    assertEquals(size, received.byteLength());
+                }
+            }
+            byte[] arrived = new byte[data.length];
+            inbox.buffer().get(0, arrived);
+            assertArrayEquals(data, arrived);
+        }
+    }
+
+    @Test
     @DisplayName("A Receive may scatter one Send over several buffers")
     void receiveScattersOverSlices() throws Exception {
         try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {

@@ -93,6 +93,7 @@ public final class EmbeddedPair {
         private boolean transmitInline;
         private boolean transmitting;
         private boolean lostReported;
+        private int gatheringWrites;
         private Side peer;
 
         private Side(String name, MpaRole role, Terms terms, boolean small) {
@@ -119,6 +120,11 @@ public final class EmbeddedPair {
         /** Every octet this end has written so far (FPDUs, as on the wire). */
         public byte[] written() {
             return written.toByteArray();
+        }
+
+        /** The gathering writes this end made so far: each one system call of the engine's. */
+        public int gatheringWrites() {
+            return gatheringWrites;
         }
 
         /** Why this end's connection ended, or null while it runs. */
@@ -232,6 +238,7 @@ public final class EmbeddedPair {
                 }
                 gather.reset();
                 queuePair.transmitted();
+                gatheringWrites++;
                 byte[] octets = out.toByteArray();
                 written.writeBytes(octets);
                 if (octets.length > 0) {
