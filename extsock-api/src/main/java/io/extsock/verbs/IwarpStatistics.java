@@ -29,10 +29,16 @@ import java.util.Objects;
  * @param streamWindow     octets of stream receive buffers this side has posted for the peer
  *                         (its stream window, which grows with bulk writes), 0 when the socket's
  *                         stream does not run over this connection
+ * @param socketWrites     writes to the socket (system calls) that handed {@code bytesSent} to
+ *                         TCP: the messages of a posting list, and the responses to Read
+ *                         Requests that arrive together, share one gathering write
+ * @param socketReads      reads from the socket (system calls) since the switch, those that
+ *                         found nothing included
  */
 public record IwarpStatistics(long bytesSent, long bytesReceived, Map<MessageType, Long> messagesSent,
                               Map<MessageType, Long> messagesReceived, Map<MessageType, Long> payloadSent,
-                              Map<MessageType, Long> payloadReceived, long errors, int streamWindow) {
+                              Map<MessageType, Long> payloadReceived, long errors, int streamWindow,
+                              long socketWrites, long socketReads) {
 
     /**
      * Makes immutable copies of the maps; a type missing from one counts 0.
@@ -45,6 +51,8 @@ public record IwarpStatistics(long bytesSent, long bytesReceived, Map<MessageTyp
      * @param payloadReceived  octets of payload received, by type
      * @param errors           work requests that completed with an error other than FLUSHED
      * @param streamWindow     octets of stream receive buffers posted for the peer
+     * @param socketWrites     writes to the socket (system calls)
+     * @param socketReads      reads from the socket (system calls)
      * @throws NullPointerException if a map is null
      */
     public IwarpStatistics {

@@ -286,6 +286,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 return true;
             }
             long written = channel.write(gather.buffers(), first, gather.count() - first);
+            queuePair.counters().socketWrite();
             if (written == 0) {
                 return gather.remaining() == 0;
             }
@@ -651,6 +652,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 asked = direct;
                 try {
                     n = channel.read(target);
+                    queuePair.counters().socketRead();
                 } finally {
                     target.limit(limit);
                 }
@@ -666,6 +668,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 asked = staging.remaining();
                 try {
                     n = channel.read(staging);
+                    queuePair.counters().socketRead();
                 } finally {
                     staging.flip();
                 }

@@ -27,7 +27,9 @@ public final class ConnectionCounters {
     private static final int BYTES_SENT = 4 * TYPES;
     private static final int BYTES_RECEIVED = BYTES_SENT + 1;
     private static final int ERRORS = BYTES_RECEIVED + 1;
-    private static final int SLOTS = ERRORS + 1;
+    private static final int SOCKET_WRITES = ERRORS + 1;
+    private static final int SOCKET_READS = SOCKET_WRITES + 1;
+    private static final int SLOTS = SOCKET_READS + 1;
 
     /** MessageType of each RDMAP opcode, by wire value; null for those not counted. */
     private static final MessageType[] TYPE_OF_OPCODE = new MessageType[16];
@@ -106,6 +108,16 @@ public final class ConnectionCounters {
         add(BYTES_RECEIVED, octets);
     }
 
+    /** A write to the socket was made, a system call (transmit side). */
+    public void socketWrite() {
+        add(SOCKET_WRITES, 1);
+    }
+
+    /** A read from the socket was made, a system call, whether or not it found octets (receive side). */
+    public void socketRead() {
+        add(SOCKET_READS, 1);
+    }
+
     /**
      * A work request completed (any thread): an error unless SUCCESS or FLUSHED (what a close
      * does to the requests outstanding is no error of theirs).
@@ -164,6 +176,14 @@ public final class ConnectionCounters {
         return counts.get(ERRORS);
     }
 
+    public long socketWrites() {
+        return counts.get(SOCKET_WRITES);
+    }
+
+    public long socketReads() {
+        return counts.get(SOCKET_READS);
+    }
+
     public int streamWindow() {
         return streamWindow;
     }
@@ -181,6 +201,6 @@ public final class ConnectionCounters {
             payloadReceived.put(type, payloadReceived(type));
         }
         return new IwarpStatistics(bytesSent(), bytesReceived(), sent, received, payloadSent, payloadReceived,
-                errors(), streamWindow());
+                errors(), streamWindow(), socketWrites(), socketReads());
     }
 }
