@@ -123,6 +123,10 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private volatile boolean inlineSelecting;
     private final Object waitMonitor = new Object();
     private volatile boolean transmitRequested;
+    /** The receive lock's holder is processing what it read: transmits wait for the end of it. */
+    private boolean processingReceived;
+    /** What processing found to send (Read Responses, credits, RTR, a Terminate), sent after it. */
+    private boolean transmitAfterProcessing;
     private volatile boolean writeBlocked;
     private volatile boolean closing;
     private volatile boolean closed;
@@ -194,7 +198,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 }
                 staging.clear();
                 staging.put(readAhead).flip();
-                queuePair.receive(staging);
+                processStaged();
             } finally {
                 receiveLock.unlock();
             }
@@ -219,8 +223,50 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     @Override
     public void transmitPending() {
         transmitRequested = true;
+        if (receiveLock.isHeldByCurrentThread() && processingReceived) {
+            // Found while processing what was read: all of it goes out in one gathering write
+            // once the read's octets are processed, not a system call per message found.
+            transmitAfterProcessing = true;
+            return;
+        }
         if (!writeBlocked) {
             transmit();
+        }
+    }
+
+    /**
+     * Holding the receive lock: processes the staged octets, then transmits in one go whatever
+     * that found to send (a Read Response per Read Request, the next Read once one completed,
+     * credits); per read from the socket, so that a long run of arrivals delays nothing by more
+     * than one read's processing.
+     */
+    private void processStaged() {
+        processingReceived = true;
+        try {
+            queuePair.receive(staging);
+        } finally {
+            processingReceived = false;
+            transmitFoundWhileProcessing();
+        }
+    }
+
+    /** As {@link #processStaged}, for octets read straight into their destination. */
+    private void processPlacedDirectly(int count) {
+        processingReceived = true;
+        try {
+            queuePair.placedDirectly(count);
+        } finally {
+            processingReceived = false;
+            transmitFoundWhileProcessing();
+        }
+    }
+
+    private void transmitFoundWhileProcessing() {
+        if (transmitAfterProcessing) {
+            transmitAfterProcessing = false;
+            if (!writeBlocked) {
+                transmit();
+            }
         }
     }
 
@@ -477,7 +523,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 return;  // nothing more is received (and the staging buffer may be another's now)
             }
             if (staging.hasRemaining()) {
-                queuePair.receive(staging);
+                processStaged();
                 return;
             }
             if (spinForInput(condition, Math.min(SPIN_NANOS, remainingNanos))) {
@@ -639,7 +685,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         long total = 0;
         while (!closed) {
             if (staging.hasRemaining()) {
-                queuePair.receive(staging);
+                processStaged();
                 continue;
             }
             int direct = queuePair.directCapacity();
@@ -657,7 +703,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                     target.limit(limit);
                 }
                 if (n > 0) {
-                    queuePair.placedDirectly(n);
+                    processPlacedDirectly(n);
                 }
             } else {
                 staging.clear();
@@ -684,7 +730,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
             queuePair.counters().bytesReceived(n);
             if (n < asked) {
                 if (staging.hasRemaining()) {
-                    queuePair.receive(staging);
+                    processStaged();
                 }
                 return total;
             }

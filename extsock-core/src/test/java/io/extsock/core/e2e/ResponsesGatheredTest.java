@@ -1,0 +1,83 @@
+package io.extsock.core.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.extsock.testkit.pair.IwarpSocketPair;
+import io.extsock.verbs.Access;
+import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.IwarpConnection;
+import io.extsock.verbs.IwarpStatistics;
+import io.extsock.verbs.MemoryRegion;
+import io.extsock.verbs.MessageType;
+import io.extsock.verbs.ReadRequest;
+import io.extsock.verbs.WorkCompletion;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What the engine finds to send while it processes what it read (here Read Responses) goes
+ * out after that read's octets are processed, in one gathering write, not a system call per
+ * message found; and a posting list goes out in one write. Counted by the connections' own
+ * statistics of socket writes, over loopback.
+ */
+@Timeout(60)
+class ResponsesGatheredTest {
+
+    private static final int READS = 16;  // the default ORD and IRD: all of them in flight at once
+    private static final int SIZE = 4096;
+
+    @Test
+    @DisplayName("Read Requests that arrive together are answered in one gathering write, not one write each")
+    void readRequestsArrivingTogetherAreAnsweredTogether() throws Exception {
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
+            IwarpConnection client = pair.clientVerbs();
+            IwarpConnection server = pair.serverVerbs();
+            byte[] data = new byte[READS * SIZE];
+            new SplittableRandom(13).nextBytes(data);
+            MemoryRegion exposed = server.register(ByteBuffer.allocateDirect(data.length).put(data).flip(),
+                    EnumSet.of(Access.REMOTE_READ));
+            MemoryRegion sink = client.register(ByteBuffer.allocateDirect(data.length), EnumSet.of(Access.LOCAL_WRITE));
+            List<ReadRequest> reads = new ArrayList<>();
+            for (int i = 0; i < READS; i++) {
+                reads.add(new ReadRequest().tag(i).source(exposed.remote((long) i * SIZE, SIZE))
+                        .sink(sink.slice((long) i * SIZE, SIZE)));
+            }
+            IwarpStatistics clientBefore = client.statistics();
+            IwarpStatistics serverBefore = server.statistics();
+
+            client.post(reads);
+            for (int i = 0; i < READS; i++) {
+                WorkCompletion done = client.completions().take(20, TimeUnit.SECONDS);
+                assertNotNull(done, "Read " + i + " completes");
+                assertEquals(CompletionStatus.SUCCESS, done.status(), done.detail());
+                assertEquals(i, done.tag());
+            }
+            byte[] landed = new byte[data.length];
+            sink.buffer().get(0, landed);
+            assertArrayEquals(data, landed);
+
+            IwarpStatistics clientAfter = client.statistics();
+            IwarpStatistics serverAfter = server.statistics();
+            assertEquals(READS, clientAfter.messagesSent(MessageType.RDMA_READ_REQUEST)
+                    - clientBefore.messagesSent(MessageType.RDMA_READ_REQUEST));
+            assertEquals(1, clientAfter.socketWrites() - clientBefore.socketWrites(),
+                    "the posting list's " + READS + " Read Requests in one write");
+            assertEquals(READS, serverAfter.messagesSent(MessageType.RDMA_READ_RESPONSE)
+                    - serverBefore.messagesSent(MessageType.RDMA_READ_RESPONSE));
+            long responseWrites = serverAfter.socketWrites() - serverBefore.socketWrites();
+            // One read takes the requests (one TCP segment of ~450 octets); a write the socket
+            // takes only part of makes a second.
+            assertTrue(responseWrites <= 4, READS + " Read Responses took " + responseWrites + " writes");
+        }
+    }
+}
