@@ -62,25 +62,35 @@ final class DuplexStreamPerf implements PerfRunner {
         reader.setDaemon(true);
         reader.start();
 
-        byte[] message = new byte[run.size()];
+        int batch = run.batch();  // messages per write (-l/--post_list)
+        byte[] messages = new byte[run.size() * batch];
         PerfClock clock = new PerfClock(run);
         Samples completions = new Samples(run.iterations());
         Samples writeTimes = new Samples(run.iterations());
         long sent = 0;
-        for (long i = 0, warmUp = clock.warmUp(); ; i++) {
+        for (long i = 0, warmUp = clock.warmUp(); ; ) {
             if (i == warmUp) {
                 clock.start();
             }
-            boolean last = i >= warmUp && clock.isLast(i - warmUp);
-            message[0] = (byte) (last ? 1 : 0);
-            long start = System.nanoTime();
-            out.write(message);
-            long end = System.nanoTime();
-            sent += message.length;
-            if (i >= warmUp) {
-                completions.add(end);
-                writeTimes.add(end - start);
+            int count = 0;
+            boolean last = false;
+            while (count < (i < warmUp ? 1 : batch) && !last) {  // the warm-up a message at a time
+                last = i + count >= warmUp && clock.isLast(i + count - warmUp);
+                count++;
             }
+            int lastAt = (count - 1) * run.size();
+            messages[lastAt] = (byte) (last ? 1 : 0);  // the reader stops at the message that says so
+            long start = System.nanoTime();
+            out.write(messages, 0, count * run.size());
+            long end = System.nanoTime();
+            sent += (long) count * run.size();
+            if (i >= warmUp) {
+                for (int m = 0; m < count; m++) {
+                    completions.add(end);
+                    writeTimes.add(end - start);
+                }
+            }
+            i += count;
             if (last) {
                 break;
             }

@@ -38,6 +38,50 @@ final class PerfClientCommand implements Callable<Integer> {
         return depth < 1 || depth > MAX_TX_DEPTH ? "-t/--tx-depth must be from 1 to " + MAX_TX_DEPTH + ": " + depth : null;
     }
 
+    /** Largest -l: the engine's send queue holds 512 requests. */
+    static final int MAX_POST_LIST = 512;
+
+    /**
+     * Why the run's -l/--post_list cannot be, or null if it can: checked by perf client's and
+     * perf compare's command lines and again by the server (a tcp_bw list is one buffer of that
+     * many messages).
+     */
+    static String postListProblem(PerfParameters run) {
+        int list = run.postList();
+        if (list < 1 || list > MAX_POST_LIST) {
+            return "-l/--post_list must be from 1 to " + MAX_POST_LIST + ": " + list;
+        }
+        if (list == 1) {
+            return null;
+        }
+        PerfTest test = run.test();
+        if (test.latency()) {
+            return "-l/--post_list: " + test + " is a latency test and has one message in flight: drop it";
+        }
+        if (test == PerfTest.tcp_bw) {
+            long bytes = (long) list * run.size();
+            return bytes > PerfServer.MAX_SIZE ? "-l/--post_list " + list + " messages of " + Units.bytes(run.size())
+                    + " make writes of " + Units.bytes(bytes) + ", more than " + Units.bytes(PerfServer.MAX_SIZE)
+                    + ": write fewer at a time, or smaller messages" : null;
+        }
+        if (test == PerfTest.send_bw) {
+            if (run.bidirectional()) {
+                return "-l/--post_list: send_bw -b spends its credits on data and control messages one at a time, so "
+                        + "it posts no lists: drop -l, or -b";
+            }
+            int receives = SendPerf.receivesPosted(run);
+            if (list > receives / 2) {
+                return "-l/--post_list " + list + " is more than half the " + receives + " Receives the server posts at "
+                        + Units.bytes(run.size()) + ", which are the sender's credits (a list goes once credits for all "
+                        + "of it came back): post shorter lists, or raise -r/--rx-depth";
+            }
+        }
+        int depth = run.depthOr(test == PerfTest.send_bw ? Integer.MAX_VALUE
+                : test == PerfTest.write_bw ? WritePerf.DEPTH : ReadPerf.DEPTH);
+        return list > depth ? "-l/--post_list " + list + " is more than the TX depth " + depth
+                + " (a list is posted once all of it fits in flight): post shorter lists, or raise -t/--tx-depth" : null;
+    }
+
     @Spec
     CommandSpec spec;
 
@@ -105,6 +149,13 @@ final class PerfClientCommand implements Callable<Integer> {
                     + "is in flight (BBR), this moves the rate: see the README.")
     Integer rxDepth;
 
+    @Option(names = {"-l", "--post_list"}, paramLabel = "N",
+            description = "Bandwidth tests: messages posted at once, as perftest's --post_list: send_bw, write_bw and "
+                    + "read_bw post lists of N requests (IwarpConnection.post(List): one gathering write for the "
+                    + "list), tcp_bw writes N messages with each write, so plain TCP gets the same batching "
+                    + "(default: 1).")
+    Integer postList;
+
     @Override
     public Integer call() throws Exception {
         checkPerftestHabits();
@@ -113,13 +164,22 @@ final class PerfClientCommand implements Callable<Integer> {
         checkRxDepth(sizes);
         checkLength();
         connection.checkClient();
-        PrintWriter out = spec.commandLine().getOut();
-        PerfReport report = new PerfReport(out, json, reportGbits, bidirectional);
-        report.header(test, details(runMode));
+        List<PerfParameters> runs = new ArrayList<>();
         for (int messageSize : sizes) {
             PerfParameters run = new PerfParameters(test, runMode, messageSize, iterations(messageSize),
                     length.durationSeconds != null ? length.durationSeconds * 1000L : 0, connection.crc,
-                    connection.markers, bidirectional, txDepth != null ? txDepth : 0, rxDepth != null ? rxDepth : 0);
+                    connection.markers, bidirectional, txDepth != null ? txDepth : 0, rxDepth != null ? rxDepth : 0,
+                    postList != null ? postList : 1);
+            String listProblem = postListProblem(run);  // before any run: -a's largest sizes may refuse it
+            if (listProblem != null) {
+                throw new ParameterException(spec.commandLine(), listProblem);
+            }
+            runs.add(run);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PerfReport report = new PerfReport(out, json, reportGbits, bidirectional);
+        report.header(test, details(runMode));
+        for (PerfParameters run : runs) {
             report.row(PerfClient.run(connection.endpoint, run));
         }
         report.footer();
@@ -245,6 +305,8 @@ final class PerfClientCommand implements Callable<Integer> {
         };
         return "Server          : " + connection.peer() + "\n Socket          : " + socket
                 + "\n TX depth        : " + depth
+                + (postList != null && postList > 1 ? "\n Post list       : " + postList
+                + (test == PerfTest.tcp_bw ? " messages per write" : " requests per post") : "")
                 + (bidirectional ? "\n Bidirectional   : both ends send at once; bandwidths are the sums of both" : "")
                 + "\n " + (length.durationSeconds != null ? "Duration        : " + length.durationSeconds + " s per size"
                 : "Warm-up         : " + PerfClock.WARM_UP + " iterations per size, not reported");

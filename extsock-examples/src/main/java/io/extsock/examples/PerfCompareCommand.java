@@ -93,6 +93,12 @@ final class PerfCompareCommand implements Callable<Integer> {
                     + "moves the rate: see the README.")
     Integer rxDepth;
 
+    @Option(names = {"-l", "--post_list"}, paramLabel = "N",
+            description = "Bandwidth rows: messages posted at once, as perf client's -l: Sends, Writes and Reads in "
+                    + "posting lists of N, and tcp_bw rows (plain TCP, passthrough and the IWARP_MODE stream) writing "
+                    + "N messages with each write, the same batching (default: 1).")
+    Integer postList;
+
     /** Iterations --bw-bytes may ask of a bandwidth run, at most (each keeps a timestamp: 8 MB). */
     static final long MAX_BANDWIDTH_ITERATIONS = 1 << 20;
 
@@ -175,6 +181,14 @@ final class PerfCompareCommand implements Callable<Integer> {
         if (depthProblem != null) {
             throw new ParameterException(spec.commandLine(), depthProblem);
         }
+        for (long size : bandwidthSizes) {
+            for (Contender contender : BANDWIDTH) {
+                String listProblem = PerfClientCommand.postListProblem(bandwidthRun(contender, size));
+                if (listProblem != null) {
+                    throw new ParameterException(spec.commandLine(), listProblem + " (at " + Units.bytes(size) + ")");
+                }
+            }
+        }
         List<Long> sizes = bandwidthSizes.stream().distinct().toList();
         PrintWriter out = spec.commandLine().getOut();
         if (!json) {
@@ -243,26 +257,34 @@ final class PerfCompareCommand implements Callable<Integer> {
                 .filter(r -> r.contender().test() == baselineTest && r.contender().mode() == PerfMode.plain
                         && r.run().size() == size)
                 .map(PerfRow::row).findFirst().orElse(null);
-        long runIterations = test.latency() ? iterations
-                : Math.max(iterations, Math.min(MAX_BANDWIDTH_ITERATIONS, (bandwidthBytes + size - 1) / size));
-        PerfParameters run = new PerfParameters(test, contender.mode(), (int) size, runIterations, 0, true, false,
-                false, test.rdma() && !test.latency() && txDepth != null ? txDepth : 0,
-                test == PerfTest.send_bw && rxDepth != null ? rxDepth : 0);
+        PerfParameters run = test.latency() ? new PerfParameters(test, contender.mode(), (int) size, iterations, 0,
+                true, false, false, 0, 0, 1) : bandwidthRun(contender, size);
         Endpoint server = contender.mode() == PerfMode.plain ? plain : extended;
         ToDoubleFunction<PerfResult> figure = test.latency() ? r -> r.latency().p50() : PerfResult::bwAverageMBps;
         return new PerfRow(contender, run, new Row<>(() -> PerfClient.run(server, run), figure, baseline,
                 comparedWith(baselineTest, size)));
     }
 
-    /** The depths given for the extended API's bandwidth rows, for the header; empty if none. */
+    /** A bandwidth row's run: at least --bw-bytes, with the depths and post list given. */
+    private PerfParameters bandwidthRun(Contender contender, long size) {
+        PerfTest test = contender.test();
+        long runIterations = Math.max(iterations, Math.min(MAX_BANDWIDTH_ITERATIONS, (bandwidthBytes + size - 1) / size));
+        return new PerfParameters(test, contender.mode(), (int) size, runIterations, 0, true, false, false,
+                test.rdma() && txDepth != null ? txDepth : 0, test == PerfTest.send_bw && rxDepth != null ? rxDepth : 0,
+                postList != null ? postList : 1);
+    }
+
+    /** The depths and post list given for the bandwidth rows, for the header; empty if none. */
     private String depths() {
-        return (txDepth != null ? "; TX depth " + txDepth : "") + (rxDepth != null ? "; RX depth " + rxDepth : "");
+        return (txDepth != null ? "; TX depth " + txDepth : "") + (rxDepth != null ? "; RX depth " + rxDepth : "")
+                + (postList != null && postList > 1 ? "; post list " + postList : "");
     }
 
     /** A row's depths in JSON (each with a trailing comma), where the run set them. */
     private static String depthsJson(PerfParameters run) {
         return (run.depth() > 0 ? "\"tx_depth\":" + run.depth() + "," : "")
-                + (run.receiveDepth() > 0 ? "\"rx_depth\":" + run.receiveDepth() + "," : "");
+                + (run.receiveDepth() > 0 ? "\"rx_depth\":" + run.receiveDepth() + "," : "")
+                + (run.postList() > 1 ? "\"post_list\":" + run.postList() + "," : "");
     }
 
     private void printPerf(PrintWriter out, List<PerfRow> rows) {

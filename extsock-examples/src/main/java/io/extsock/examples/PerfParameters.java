@@ -16,18 +16,25 @@ import java.nio.ByteBuffer;
  * @param bidirectional  bandwidth tests: both ends send at once (perftest's -b)
  * @param depth          bandwidth tests over the extended API: requests in flight per end; 0 for the test's default
  * @param receiveDepth   send_bw: Receives each receiving end keeps posted (perftest's -r); 0 for the test's default
+ * @param postList       bandwidth tests: messages per post (perftest's --post_list), per socket write in tcp_bw; 1 for one
  */
 record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, long durationMillis, boolean crc,
-                      boolean markers, boolean bidirectional, int depth, int receiveDepth) {
+                      boolean markers, boolean bidirectional, int depth, int receiveDepth, int postList) {
 
-    private static final int MAGIC = 0x58535033;  // "XSP3": XSP2 had no receive depth, XSP1 no bidirectional flag nor depth
+    // "XSP4": XSP3 had no post list, XSP2 no receive depth, XSP1 no bidirectional flag nor depth
+    private static final int MAGIC = 0x58535034;
     /** The header's length on the wire: read exactly, so no byte of the MPA exchange is taken with it. */
-    static final int ENCODED_LENGTH = 4 + 1 + 1 + 4 + 8 + 8 + 1 + 1 + 1 + 4 + 4;
+    static final int ENCODED_LENGTH = 4 + 1 + 1 + 4 + 8 + 8 + 1 + 1 + 1 + 4 + 4 + 4;
 
-    /** A one-way run with the default depths. */
+    /** A one-way run with the default depths, a message per post. */
     PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, long durationMillis, boolean crc,
                    boolean markers) {
-        this(test, mode, size, iterations, durationMillis, crc, markers, false, 0, 0);
+        this(test, mode, size, iterations, durationMillis, crc, markers, false, 0, 0, 1);
+    }
+
+    /** Messages per post or write (the server refused a post list below one). */
+    int batch() {
+        return Math.max(1, postList);
     }
 
     /** Requests in flight: {@code depth}, or {@code fallback} when the run leaves it to the test. */
@@ -52,7 +59,7 @@ record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, l
         ByteBuffer header = ByteBuffer.allocate(ENCODED_LENGTH);
         header.putInt(MAGIC).put((byte) test.ordinal()).put((byte) mode.ordinal()).putInt(size).putLong(iterations)
                 .putLong(durationMillis).put((byte) (crc ? 1 : 0)).put((byte) (markers ? 1 : 0))
-                .put((byte) (bidirectional ? 1 : 0)).putInt(depth).putInt(receiveDepth);
+                .put((byte) (bidirectional ? 1 : 0)).putInt(depth).putInt(receiveDepth).putInt(postList);
         out.write(header.array());  // one write: one segment
         out.flush();
     }
@@ -69,6 +76,6 @@ record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, l
         }
         return new PerfParameters(PerfTest.values()[test], PerfMode.values()[mode], header.getInt(), header.getLong(),
                 header.getLong(), header.get() != 0, header.get() != 0, header.get() != 0, header.getInt(),
-                header.getInt());
+                header.getInt(), header.getInt());
     }
 }

@@ -6,13 +6,19 @@ import java.io.IOException;
 /**
  * The bandwidth tests' loop: keeps up to {@code depth} requests in flight, measures each from
  * post to completion and notes when each completed (for the peak). Completions come in posting
- * order (one queue pair, one completion queue).
+ * order (one queue pair, one completion queue). With a post list of n (perftest's
+ * --post_list), it posts n requests at a time, once there is room in flight for all n.
  */
 final class PerfPipeline {
 
     /** An action that may fail like a post does. */
     interface Step {
         void run() throws IOException;
+    }
+
+    /** Posts {@code count} requests at once (a posting list when more than one). */
+    interface Post {
+        void run(int count) throws IOException;
     }
 
     private final PerfParameters run;
@@ -27,12 +33,13 @@ final class PerfPipeline {
      * Runs the warm-up, then the measured requests, then {@code finish} (still timed: for
      * writes, until the peer confirms the data landed).
      */
-    PerfResult run(IwarpConnection verbs, Step post, Step finish) throws IOException, InterruptedException {
+    PerfResult run(IwarpConnection verbs, Post post, Step finish) throws IOException, InterruptedException {
         PerfClock clock = new PerfClock(run);
         for (long i = 0, warmUp = clock.warmUp(); i < warmUp; i++) {
-            post.run();
+            post.run(1);
             Completions.next(verbs.completions());
         }
+        int batch = run.batch();
         Samples postTimes = new Samples(run.iterations());
         Samples completionTimes = new Samples(run.iterations());
         Samples latencies = new Samples(run.iterations());
@@ -41,11 +48,16 @@ final class PerfPipeline {
         long completed = 0;
         boolean stopped = false;
         while (!stopped || completed < posted) {
-            while (!stopped && posted - completed < depth) {
-                stopped = clock.isLast(posted);
-                postTimes.add(System.nanoTime());
-                post.run();
-                posted++;
+            while (!stopped && posted - completed + batch <= depth) {
+                long now = System.nanoTime();
+                int count = 0;
+                while (count < batch && !stopped) {
+                    stopped = clock.isLast(posted + count);
+                    postTimes.add(now);
+                    count++;
+                }
+                post.run(count);
+                posted += count;
             }
             Completions.next(verbs.completions());
             long now = System.nanoTime();

@@ -29,6 +29,9 @@ final class PerfServer {
         if (problem == null && run.receiveDepth() != 0) {
             problem = SendPerf.receiveDepthProblem(run.receiveDepth(), run.size(), run.bidirectional());
         }
+        if (problem == null) {
+            problem = PerfClientCommand.postListProblem(run);
+        }
         if (problem != null) {
             throw new SocketException("the client asked for what this server refuses: " + problem);
         }

@@ -49,7 +49,8 @@ final class ReadPerf implements PerfRunner {
     }
 
     private PerfResult inFlight(IwarpConnection verbs, ReadRequest read) throws IOException, InterruptedException {
-        return new PerfPipeline(run, run.depthOr(DEPTH)).run(verbs, () -> verbs.post(read), () -> { });
+        PerfPipeline pipeline = new PerfPipeline(run, run.depthOr(DEPTH));
+        return pipeline.run(verbs, new RepeatedPost(verbs, read, run.batch()), () -> { });
     }
 
     @Override

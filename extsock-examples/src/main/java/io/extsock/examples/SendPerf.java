@@ -11,7 +11,9 @@ import io.extsock.verbs.WorkOpcode;
 import java.io.IOException;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -176,18 +178,29 @@ final class SendPerf implements PerfRunner {
         boolean stopped = false;
         long elapsed = 0;
         int depth = run.depthOr(Integer.MAX_VALUE);
+        int batch = run.batch();
+        List<SendRequest> list = new ArrayList<>(batch);
         // END proves every message arrived: the clock stops there. Send completions may still be
         // on their way; every one is reaped, so that each measured message is counted.
         while (serverReceived < 0 || completed < posted) {
-            while (!stopped && credits > 0 && posted - completed < depth) {
-                if (posted == warmUp) {
-                    clock.start();
+            // A list at a time (one message unless -l/--post_list), once credits and depth allow all of it.
+            while (!stopped && credits >= batch && posted - completed + batch <= depth) {
+                list.clear();
+                while (list.size() < batch && !stopped) {
+                    if (posted == warmUp) {
+                        clock.start();
+                    }
+                    stopped = posted >= warmUp && clock.isLast(posted - warmUp);
+                    postTimes.add(System.nanoTime());
+                    list.add(stopped ? last : more);
+                    posted++;
+                    credits--;
                 }
-                stopped = posted >= warmUp && clock.isLast(posted - warmUp);
-                postTimes.add(System.nanoTime());
-                verbs.post(stopped ? last : more);
-                posted++;
-                credits--;
+                if (list.size() == 1) {
+                    verbs.post(list.get(0));
+                } else {
+                    verbs.post(list);
+                }
             }
             WorkCompletion done = Completions.next(verbs.completions());
             long now = System.nanoTime();

@@ -69,26 +69,37 @@ final class StreamPerf implements PerfRunner {
         }
     }
 
+    /** Writes -l/--post_list messages at a time (one unless given), each write of all of them. */
     private PerfResult stream(PerfLink link) throws IOException {
         OutputStream out = link.out();
-        byte[] message = new byte[run.size()];
+        int batch = run.batch();
+        byte[] messages = new byte[run.size() * batch];
         PerfClock clock = new PerfClock(run);
         Samples completions = new Samples(run.iterations());
         Samples writeTimes = new Samples(run.iterations());
         long sent = 0;
-        for (long i = 0, warmUp = clock.warmUp(); ; i++) {
-            if (i == warmUp) {
-                clock.start();
+        long warmUp = clock.warmUp();
+        for (long i = 0; i < warmUp; i++) {
+            out.write(messages, 0, run.size());
+            sent += run.size();
+        }
+        clock.start();
+        for (long i = 0; ; ) {
+            int count = 0;
+            boolean last = false;
+            while (count < batch && !last) {
+                last = clock.isLast(i + count);
+                count++;
             }
-            boolean last = i >= warmUp && clock.isLast(i - warmUp);
             long start = System.nanoTime();
-            out.write(message);
+            out.write(messages, 0, count * run.size());
             long end = System.nanoTime();
-            sent += message.length;
-            if (i >= warmUp) {
+            sent += (long) count * run.size();
+            for (int m = 0; m < count; m++) {
                 completions.add(end);
                 writeTimes.add(end - start);
             }
+            i += count;
             if (last) {
                 break;
             }

@@ -164,6 +164,41 @@ class PerfCliIT {
     }
 
     /**
+     * perftest's --post_list: requests posted a list at a time, and tcp_bw's writes of that many
+     * messages. 300 messages in lists of 8 end with a list of 4; each run's end checks the peer
+     * got every message or byte.
+     */
+    @Test
+    void postList() throws Exception {
+        for (List<String> run : List.of(List.of("send_bw"), List.of("write_bw"), List.of("read_bw"),
+                List.of("tcp_bw", "--mode", "plain"), List.of("tcp_bw", "--mode", "iwarp"), List.of("write_bw", "-b"),
+                List.of("read_bw", "-b"), List.of("tcp_bw", "-b"))) {
+            List<String> command = new java.util.ArrayList<>(List.of("perf", "client", run.get(0), "localhost", "-p",
+                    port, "-l", "8", "-n", "300", "-s", "4K"));
+            command.addAll(run.subList(1, run.size()));
+            Cli client = Cli.run(command.toArray(String[]::new));
+            assertEquals(0, client.waitFor(), client.transcript());
+            assertTrue(client.out().contains(" Post list       : 8 " + (run.get(0).equals("tcp_bw")
+                    ? "messages per write" : "requests per post") + "\n"), client.transcript());
+            Matcher row = bandwidthRow(client, false);
+            assertTrue(row.matches(), client.transcript());
+            assertEquals("300", row.group(2), client.transcript());
+        }
+        Cli.run("perf", "client", "send_bw", "-p", port, "-l", "100", "-s", "4K").assertUserError(2, "perf",
+                "-l/--post_list 100 is more than half the 128 Receives the server posts at 4.0 KiB");
+        Cli.run("perf", "client", "send_bw", "-p", port, "-l", "4", "-b").assertUserError(2, "perf",
+                "-l/--post_list: send_bw -b spends its credits on data and control messages one at a time");
+        Cli.run("perf", "client", "write_bw", "-p", port, "-l", "200").assertUserError(2, "perf",
+                "-l/--post_list 200 is more than the TX depth 128");
+        Cli.run("perf", "client", "tcp_lat", "-p", port, "-l", "2").assertUserError(2, "perf",
+                "-l/--post_list: tcp_lat is a latency test and has one message in flight: drop it");
+        Cli.run("perf", "client", "tcp_bw", "-p", port, "-l", "100", "-s", "1M").assertUserError(2, "perf",
+                "-l/--post_list 100 messages of 1.0 MiB make writes of 100.0 MiB, more than 64.0 MiB");
+        Cli.run("perf", "client", "write_bw", "-p", port, "-l", "0").assertUserError(2, "perf",
+                "-l/--post_list must be from 1 to 512: 0");
+    }
+
+    /**
      * perftest's -r: the receiving end of send_bw posts that many Receives, which are the sender's
      * credits. Were the client's count not the server's, the connection would end at the first Send
      * that found no Receive (iWARP has no receiver-not-ready retry).
