@@ -128,7 +128,7 @@ public final class QueuePairVerbs implements IwarpConnection {
      */
     @Override
     public void post(List<? extends WorkRequest> requests) throws IOException {
-        int count = requests.size();
+        int count = Objects.requireNonNull(requests, "requests").size();
         int receives = 0;
         for (int i = 0; i < count; i++) {
             WorkRequest request = requests.get(i);
@@ -157,7 +157,8 @@ public final class QueuePairVerbs implements IwarpConnection {
                 }
             }
         } finally {
-            postedToQueue.addAndGet(queued - count);  // the slots of those not queued (none, but for a list changed meanwhile)
+            // The slots of those not queued: none, unless another thread changed the list meanwhile.
+            postedToQueue.addAndGet(queued - count);
             if (queued > 0) {
                 queuePair.transmitPosted();
             }
