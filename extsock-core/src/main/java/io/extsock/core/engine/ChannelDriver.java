@@ -57,6 +57,15 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      */
     private static final int GATHER_SLOTS =
             Math.max(256, FpduFramer.maxSlotsPerFpdu(MessageWriter.PAYLOAD_SLICES_PER_SEGMENT));
+    /**
+     * Transmits found while processing a read go out together once this many are found (and
+     * the rest when the read is processed): fewer system calls, while the peer, whose next
+     * messages may wait for these (a Read Request for each response), still gets work while the
+     * rest is processed. Measured with read_bw at 4 KiB (ORD 16), one JVM against two: one
+     * write per message found 888 and 713 MB/s, every 2 1,387 and 985, every 4 1,546 and 1,137,
+     * every 8 876 and 1,067, all at the read's end 757 and 1,045.
+     */
+    private static final int TRANSMIT_EVERY_FOUND = 4;
     /** Payloads at least this large are read straight into their destination. */
     private static final int DIRECT_READ_MIN = 4 * 1024;
     /** How long to wait for the peer's close after we sent a Terminate, before closing anyway. */
@@ -123,10 +132,12 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private volatile boolean inlineSelecting;
     private final Object waitMonitor = new Object();
     private volatile boolean transmitRequested;
-    /** The receive lock's holder is processing what it read: transmits wait for the end of it. */
+    /** The receive lock's holder is processing what it read: transmits wait (see {@link #transmitPending}). */
     private boolean processingReceived;
-    /** What processing found to send (Read Responses, credits, RTR, a Terminate), sent after it. */
+    /** What processing found to send (Read Responses, credits, RTR, a Terminate) and has not sent yet. */
     private boolean transmitAfterProcessing;
+    /** Transmits found while processing since the last one went out. */
+    private int transmitsFound;
     private volatile boolean writeBlocked;
     private volatile boolean closing;
     private volatile boolean closed;
@@ -224,10 +235,14 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     public void transmitPending() {
         transmitRequested = true;
         if (receiveLock.isHeldByCurrentThread() && processingReceived) {
-            // Found while processing what was read: all of it goes out in one gathering write
-            // once the read's octets are processed, not a system call per message found.
-            transmitAfterProcessing = true;
-            return;
+            // Found while processing what was read: it goes out with what the next few messages
+            // find, in one gathering write, not a system call per message found.
+            if (++transmitsFound < TRANSMIT_EVERY_FOUND) {
+                transmitAfterProcessing = true;
+                return;
+            }
+            transmitsFound = 0;  // the few found go out now, with this one
+            transmitAfterProcessing = false;
         }
         if (!writeBlocked) {
             transmit();
@@ -235,10 +250,10 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     }
 
     /**
-     * Holding the receive lock: processes the staged octets, then transmits in one go whatever
-     * that found to send (a Read Response per Read Request, the next Read once one completed,
-     * credits); per read from the socket, so that a long run of arrivals delays nothing by more
-     * than one read's processing.
+     * Holding the receive lock: processes the staged octets, and transmits what that finds to
+     * send (a Read Response per Read Request, the next Read once one completed, credits) a few
+     * messages at a time, and the rest once the read is processed, so that a long run of
+     * arrivals delays nothing by more than one read's processing.
      */
     private void processStaged() {
         processingReceived = true;
@@ -262,6 +277,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     }
 
     private void transmitFoundWhileProcessing() {
+        transmitsFound = 0;
         if (transmitAfterProcessing) {
             transmitAfterProcessing = false;
             if (!writeBlocked) {

@@ -26,8 +26,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * What the engine finds to send while it processes what it read (here Read Responses) goes
- * out after that read's octets are processed, in one gathering write, not a system call per
- * message found; and a posting list goes out in one write. Counted by the connections' own
+ * out a few messages to a gathering write, not a system call per message found; and a posting
+ * list goes out in one write. Counted by the connections' own
  * statistics of socket writes, over loopback.
  */
 @Timeout(60)
@@ -75,9 +75,10 @@ class ResponsesGatheredTest {
             assertEquals(READS, serverAfter.messagesSent(MessageType.RDMA_READ_RESPONSE)
                     - serverBefore.messagesSent(MessageType.RDMA_READ_RESPONSE));
             long responseWrites = serverAfter.socketWrites() - serverBefore.socketWrites();
-            // One read takes the requests (one TCP segment of ~450 octets); a write the socket
-            // takes only part of makes a second.
-            assertTrue(responseWrites <= 4, READS + " Read Responses took " + responseWrites + " writes");
+            // One read takes the requests (one TCP segment of ~450 octets); their responses go
+            // out a write per 4 (ChannelDriver.TRANSMIT_EVERY_FOUND), and a write the socket took
+            // only part of makes one more.
+            assertTrue(responseWrites <= READS / 4 + 2, READS + " Read Responses took " + responseWrites + " writes");
         }
     }
 }
