@@ -38,6 +38,22 @@ final class PerfClientCommand implements Callable<Integer> {
         return depth < 1 || depth > MAX_TX_DEPTH ? "-t/--tx-depth must be from 1 to " + MAX_TX_DEPTH + ": " + depth : null;
     }
 
+    /** Largest -o: Read Requests the responder keeps until answered, each a few dozen bytes. */
+    static final int MAX_OUTSTANDING_READS = 1024;
+
+    /** Why the run's -o/--outs cannot be, or null if it can (0: not given, the engine's default). */
+    static String outstandingReadsProblem(PerfParameters run) {
+        int outs = run.outstandingReads();
+        if (outs == 0) {
+            return null;
+        }
+        if (run.test() != PerfTest.read_bw && run.test() != PerfTest.read_lat) {
+            return "-o/--outs: only RDMA Reads are outstanding, and " + run.test() + " makes none: drop it";
+        }
+        return outs < 1 || outs > MAX_OUTSTANDING_READS
+                ? "-o/--outs must be from 1 to " + MAX_OUTSTANDING_READS + ": " + outs : null;
+    }
+
     /** Largest -l: the engine's send queue holds 512 requests. */
     static final int MAX_POST_LIST = 512;
 
@@ -156,6 +172,11 @@ final class PerfClientCommand implements Callable<Integer> {
                     + "(default: 1).")
     Integer postList;
 
+    @Option(names = {"-o", "--outs"}, paramLabel = "N",
+            description = "read_bw, read_lat: RDMA Reads that may be outstanding at once, as perftest's --outs: both "
+                    + "ends ask for N as ORD and IRD (default: the engine's 16).")
+    Integer outstandingReads;
+
     @Override
     public Integer call() throws Exception {
         checkPerftestHabits();
@@ -169,8 +190,15 @@ final class PerfClientCommand implements Callable<Integer> {
             PerfParameters run = new PerfParameters(test, runMode, messageSize, iterations(messageSize),
                     length.durationSeconds != null ? length.durationSeconds * 1000L : 0, connection.crc,
                     connection.markers, bidirectional, txDepth != null ? txDepth : 0, rxDepth != null ? rxDepth : 0,
-                    postList != null ? postList : 1);
+                    postList != null ? postList : 1, outstandingReads != null ? outstandingReads : 0);
+            if (outstandingReads != null && outstandingReads < 1) {
+                throw new ParameterException(spec.commandLine(), "-o/--outs must be from 1 to " + MAX_OUTSTANDING_READS
+                        + ": " + outstandingReads);
+            }
             String listProblem = postListProblem(run);  // before any run: -a's largest sizes may refuse it
+            if (listProblem == null) {
+                listProblem = outstandingReadsProblem(run);
+            }
             if (listProblem != null) {
                 throw new ParameterException(spec.commandLine(), listProblem);
             }
@@ -297,7 +325,8 @@ final class PerfClientCommand implements Callable<Integer> {
                 + (connection.markers ? "on" : "off") : "");
         String depth = switch (test) {
             case write_bw -> String.valueOf(txDepth != null ? txDepth : WritePerf.DEPTH);
-            case read_bw -> String.valueOf(txDepth != null ? txDepth : ReadPerf.DEPTH);
+            case read_bw -> (txDepth != null ? txDepth : ReadPerf.DEPTH) + "\n Outstand reads  : "
+                    + (outstandingReads != null ? outstandingReads : "the engine's default (IwarpOptions.ORD)");
             case send_bw -> (txDepth != null ? txDepth + ", and " : "") + "credits: the "
                     + (bidirectional ? "peer's" : "server's") + " posted Receives\n RX depth        : "
                     + (rxDepth != null ? rxDepth : "up to 128, at most 64 MiB of them");

@@ -99,6 +99,10 @@ final class PerfCompareCommand implements Callable<Integer> {
                     + "N messages with each write, the same batching (default: 1).")
     Integer postList;
 
+    @Option(names = {"-o", "--outs"}, paramLabel = "N",
+            description = "read_bw rows: RDMA Reads outstanding at once, as perf client's -o (default: the engine's 16).")
+    Integer outstandingReads;
+
     /** Iterations --bw-bytes may ask of a bandwidth run, at most (each keeps a timestamp: 8 MB). */
     static final long MAX_BANDWIDTH_ITERATIONS = 1 << 20;
 
@@ -181,9 +185,17 @@ final class PerfCompareCommand implements Callable<Integer> {
         if (depthProblem != null) {
             throw new ParameterException(spec.commandLine(), depthProblem);
         }
+        if (outstandingReads != null && outstandingReads < 1) {
+            throw new ParameterException(spec.commandLine(), "-o/--outs must be from 1 to "
+                    + PerfClientCommand.MAX_OUTSTANDING_READS + ": " + outstandingReads);
+        }
         for (long size : bandwidthSizes) {
             for (Contender contender : BANDWIDTH) {
-                String listProblem = PerfClientCommand.postListProblem(bandwidthRun(contender, size));
+                PerfParameters run = bandwidthRun(contender, size);
+                String listProblem = PerfClientCommand.postListProblem(run);
+                if (listProblem == null) {
+                    listProblem = PerfClientCommand.outstandingReadsProblem(run);
+                }
                 if (listProblem != null) {
                     throw new ParameterException(spec.commandLine(), listProblem + " (at " + Units.bytes(size) + ")");
                 }
@@ -258,7 +270,7 @@ final class PerfCompareCommand implements Callable<Integer> {
                         && r.run().size() == size)
                 .map(PerfRow::row).findFirst().orElse(null);
         PerfParameters run = test.latency() ? new PerfParameters(test, contender.mode(), (int) size, iterations, 0,
-                true, false, false, 0, 0, 1) : bandwidthRun(contender, size);
+                true, false, false, 0, 0, 1, 0) : bandwidthRun(contender, size);
         Endpoint server = contender.mode() == PerfMode.plain ? plain : extended;
         ToDoubleFunction<PerfResult> figure = test.latency() ? r -> r.latency().p50() : PerfResult::bwAverageMBps;
         return new PerfRow(contender, run, new Row<>(() -> PerfClient.run(server, run), figure, baseline,
@@ -271,20 +283,23 @@ final class PerfCompareCommand implements Callable<Integer> {
         long runIterations = Math.max(iterations, Math.min(MAX_BANDWIDTH_ITERATIONS, (bandwidthBytes + size - 1) / size));
         return new PerfParameters(test, contender.mode(), (int) size, runIterations, 0, true, false, false,
                 test.rdma() && txDepth != null ? txDepth : 0, test == PerfTest.send_bw && rxDepth != null ? rxDepth : 0,
-                postList != null ? postList : 1);
+                postList != null ? postList : 1,
+                test == PerfTest.read_bw && outstandingReads != null ? outstandingReads : 0);
     }
 
     /** The depths and post list given for the bandwidth rows, for the header; empty if none. */
     private String depths() {
         return (txDepth != null ? "; TX depth " + txDepth : "") + (rxDepth != null ? "; RX depth " + rxDepth : "")
-                + (postList != null && postList > 1 ? "; post list " + postList : "");
+                + (postList != null && postList > 1 ? "; post list " + postList : "")
+                + (outstandingReads != null ? "; outstanding Reads " + outstandingReads : "");
     }
 
     /** A row's depths in JSON (each with a trailing comma), where the run set them. */
     private static String depthsJson(PerfParameters run) {
         return (run.depth() > 0 ? "\"tx_depth\":" + run.depth() + "," : "")
                 + (run.receiveDepth() > 0 ? "\"rx_depth\":" + run.receiveDepth() + "," : "")
-                + (run.postList() > 1 ? "\"post_list\":" + run.postList() + "," : "");
+                + (run.postList() > 1 ? "\"post_list\":" + run.postList() + "," : "")
+                + (run.outstandingReads() > 0 ? "\"outs\":" + run.outstandingReads() + "," : "");
     }
 
     private void printPerf(PrintWriter out, List<PerfRow> rows) {

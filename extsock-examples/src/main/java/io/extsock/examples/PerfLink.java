@@ -52,6 +52,10 @@ final class PerfLink implements AutoCloseable {
         socket.setOption(IwarpOptions.CRC, run.crc());
         socket.setOption(IwarpOptions.MARKERS, run.markers());
         socket.setOption(IwarpOptions.STREAMS, !run.test().ownsSends());
+        if (run.outstandingReads() > 0) {  // each end asks for both: the agreement takes the smaller
+            socket.setOption(IwarpOptions.ORD, run.outstandingReads());
+            socket.setOption(IwarpOptions.IRD, run.outstandingReads());
+        }
         if (setup != null) {
             socket.setOption(IwarpOptions.SETUP, setup);
         }

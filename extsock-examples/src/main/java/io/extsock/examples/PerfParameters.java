@@ -17,19 +17,21 @@ import java.nio.ByteBuffer;
  * @param depth          bandwidth tests over the extended API: requests in flight per end; 0 for the test's default
  * @param receiveDepth   send_bw: Receives each receiving end keeps posted (perftest's -r); 0 for the test's default
  * @param postList       bandwidth tests: messages per post (perftest's --post_list), per socket write in tcp_bw; 1 for one
+ * @param outstandingReads read tests: the ORD and IRD both ends ask for (perftest's --outs); 0 for the engine's default
  */
 record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, long durationMillis, boolean crc,
-                      boolean markers, boolean bidirectional, int depth, int receiveDepth, int postList) {
+                      boolean markers, boolean bidirectional, int depth, int receiveDepth, int postList,
+                      int outstandingReads) {
 
-    // "XSP4": XSP3 had no post list, XSP2 no receive depth, XSP1 no bidirectional flag nor depth
-    private static final int MAGIC = 0x58535034;
+    // "XSP5": XSP4 had no outstanding reads, XSP3 no post list, XSP2 no receive depth, XSP1 no bidirectional flag nor depth
+    private static final int MAGIC = 0x58535035;
     /** The header's length on the wire: read exactly, so no byte of the MPA exchange is taken with it. */
-    static final int ENCODED_LENGTH = 4 + 1 + 1 + 4 + 8 + 8 + 1 + 1 + 1 + 4 + 4 + 4;
+    static final int ENCODED_LENGTH = 4 + 1 + 1 + 4 + 8 + 8 + 1 + 1 + 1 + 4 + 4 + 4 + 4;
 
     /** A one-way run with the default depths, a message per post. */
     PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, long durationMillis, boolean crc,
                    boolean markers) {
-        this(test, mode, size, iterations, durationMillis, crc, markers, false, 0, 0, 1);
+        this(test, mode, size, iterations, durationMillis, crc, markers, false, 0, 0, 1, 0);
     }
 
     /** Messages per post or write (the server refused a post list below one). */
@@ -59,7 +61,8 @@ record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, l
         ByteBuffer header = ByteBuffer.allocate(ENCODED_LENGTH);
         header.putInt(MAGIC).put((byte) test.ordinal()).put((byte) mode.ordinal()).putInt(size).putLong(iterations)
                 .putLong(durationMillis).put((byte) (crc ? 1 : 0)).put((byte) (markers ? 1 : 0))
-                .put((byte) (bidirectional ? 1 : 0)).putInt(depth).putInt(receiveDepth).putInt(postList);
+                .put((byte) (bidirectional ? 1 : 0)).putInt(depth).putInt(receiveDepth).putInt(postList)
+                .putInt(outstandingReads);
         out.write(header.array());  // one write: one segment
         out.flush();
     }
@@ -76,6 +79,6 @@ record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, l
         }
         return new PerfParameters(PerfTest.values()[test], PerfMode.values()[mode], header.getInt(), header.getLong(),
                 header.getLong(), header.get() != 0, header.get() != 0, header.get() != 0, header.getInt(),
-                header.getInt(), header.getInt());
+                header.getInt(), header.getInt(), header.getInt());
     }
 }

@@ -32,6 +32,9 @@ final class PerfServer {
         if (problem == null) {
             problem = PerfClientCommand.postListProblem(run);
         }
+        if (problem == null) {
+            problem = PerfClientCommand.outstandingReadsProblem(run);
+        }
         if (problem != null) {
             throw new SocketException("the client asked for what this server refuses: " + problem);
         }

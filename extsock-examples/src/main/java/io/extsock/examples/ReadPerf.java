@@ -29,6 +29,11 @@ final class ReadPerf implements PerfRunner {
     public PerfResult client(PerfLink link) throws IOException, InterruptedException {
         IwarpConnection verbs = link.verbs();
         RemoteBuffer source = RemoteBuffers.receive(link.in());
+        int agreed = verbs.settings().ord();
+        if (run.outstandingReads() > 0 && agreed != run.outstandingReads()) {
+            throw new java.net.SocketException("asked for " + run.outstandingReads() + " outstanding Reads (-o), the "
+                    + "connection agreed to " + agreed);
+        }
         try (MemoryRegion sink = verbs.register(ByteBuffer.allocateDirect(run.size()), EnumSet.of(Access.LOCAL_WRITE))) {
             ReadRequest read = new ReadRequest().source(source).sink(sink.slice(0, run.size()));
             PerfResult result = run.test().latency() ? oneAtATime(verbs, read) : inFlight(verbs, read);

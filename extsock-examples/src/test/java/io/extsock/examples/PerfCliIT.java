@@ -199,6 +199,31 @@ class PerfCliIT {
     }
 
     /**
+     * perftest's --outs: both ends ask for N as ORD and IRD; the client's read test checks the
+     * connection agreed to N (it fails the run otherwise).
+     */
+    @Test
+    void outstandingReads() throws Exception {
+        for (List<String> run : List.of(List.of("read_bw", "-o", "64"), List.of("read_bw", "-o", "4", "-b"),
+                List.of("read_lat", "-o", "2"))) {
+            List<String> command = new java.util.ArrayList<>(List.of("perf", "client", run.get(0), "localhost", "-p",
+                    port, "-n", "300", "-s", "4K"));
+            command.addAll(run.subList(1, run.size()));
+            Cli client = Cli.run(command.toArray(String[]::new));
+            assertEquals(0, client.waitFor(), client.transcript());
+            if (run.get(0).equals("read_bw")) {
+                assertTrue(client.out().contains(" Outstand reads  : " + run.get(2) + "\n"), client.transcript());
+            }
+        }
+        Cli.run("perf", "client", "write_bw", "-p", port, "-o", "4").assertUserError(2, "perf",
+                "-o/--outs: only RDMA Reads are outstanding, and write_bw makes none: drop it");
+        Cli.run("perf", "client", "read_bw", "-p", port, "-o", "0").assertUserError(2, "perf",
+                "-o/--outs must be from 1 to 1024: 0");
+        Cli.run("perf", "client", "read_bw", "-p", port, "-o", "2000").assertUserError(2, "perf",
+                "-o/--outs must be from 1 to 1024: 2000");
+    }
+
+    /**
      * perftest's -r: the receiving end of send_bw posts that many Receives, which are the sender's
      * credits. Were the client's count not the server's, the connection would end at the first Send
      * that found no Receive (iWARP has no receiver-not-ready retry).

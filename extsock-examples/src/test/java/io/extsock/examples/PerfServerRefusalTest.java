@@ -43,7 +43,7 @@ class PerfServerRefusalTest {
     @Test
     void aTransmitDepthBeyondTheLimitIsRefused() throws Exception {
         SocketException refused = serveOneRun(new PerfParameters(PerfTest.write_bw, PerfMode.iwarp, 4096, 100, 0, true,
-                false, true, 1 << 30, 0, 1));
+                false, true, 1 << 30, 0, 1, 0));
         assertEquals("the client asked for what this server refuses: -t/--tx-depth must be from 1 to 4096: 1073741824",
                 refused.getMessage());
     }
@@ -51,7 +51,7 @@ class PerfServerRefusalTest {
     @Test
     void aPostListBeyondTheLimitIsRefused() throws Exception {
         SocketException refused = serveOneRun(new PerfParameters(PerfTest.tcp_bw, PerfMode.plain, 1 << 20, 100, 0, true,
-                false, true, 0, 0, 100));
+                false, true, 0, 0, 100, 0));
         assertEquals("the client asked for what this server refuses: -l/--post_list 100 messages of 1.0 MiB make "
                 + "writes of 100.0 MiB, more than 64.0 MiB: write fewer at a time, or smaller messages",
                 refused.getMessage());
@@ -68,7 +68,7 @@ class PerfServerRefusalTest {
 
     private static PerfParameters runWithReceiveDepth(int receiveDepth, int size, boolean bidirectional) {
         return new PerfParameters(PerfTest.send_bw, PerfMode.iwarp, size, 100, 0, true, false, bidirectional, 0,
-                receiveDepth, 1);
+                receiveDepth, 1, 0);
     }
 
     /** A client that sends {@code run} in plain TCP, as perf client does first; what the server's serve threw. */
