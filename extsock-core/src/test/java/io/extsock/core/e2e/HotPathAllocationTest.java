@@ -157,6 +157,27 @@ class HotPathAllocationTest {
         }
     }
 
+    @Test
+    void rdmaReadsPostedAsLists() throws Exception {
+        int listLength = 8;  // within the default ORD: the whole list goes out at once
+        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs();
+             MemoryRegion source = pair.serverVerbs().register(ByteBuffer.allocateDirect(SIZE),
+                     EnumSet.of(Access.REMOTE_READ));
+             MemoryRegion sink = pair.clientVerbs().register(ByteBuffer.allocateDirect(SIZE),
+                     EnumSet.of(Access.LOCAL_WRITE))) {
+            IwarpConnection verbs = pair.clientVerbs();
+            ReadRequest read = new ReadRequest().source(source.remote()).sink(sink.slice(0, SIZE));
+            java.util.List<ReadRequest> list = java.util.Collections.nCopies(listLength, read);
+            Completions completions = new Completions(verbs);
+            measure("RDMA Reads, a list of " + listLength + " a post", GOAL, () -> {
+                verbs.post(list);
+                for (int i = 0; i < listLength; i++) {
+                    completions.await(WorkOpcode.RDMA_READ);
+                }
+            });
+        }
+    }
+
     /** Warms the operation up, then measures it; fails above {@code limit} octets per operation. */
     private static void measure(String path, long limit, Operation operation) throws Exception {
         for (int i = 0; i < WARM_UP; i++) {
