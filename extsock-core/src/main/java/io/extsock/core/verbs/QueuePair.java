@@ -136,7 +136,7 @@ public final class QueuePair {
     void postSend(SendWork work, boolean transmitNow) throws QueuePairClosedException {
         synchronized (lock) {
             try {
-                requireSendQueueRoom();
+                requireRoom(1, 0);
             } catch (QueuePairClosedException | IllegalStateException refused) {
                 pools.recycle(work);
                 throw refused;
@@ -148,34 +148,24 @@ public final class QueuePair {
         }
     }
 
-    /** Under the lock: that a request may be posted now. */
-    private void requireSendQueueRoom() throws QueuePairClosedException {
-        if (state != QueuePairState.CONNECTED) {
-            throw new QueuePairClosedException(failure);
-        }
-        if (inFlight.size() >= SEND_QUEUE_DEPTH) {
-            throw new IllegalStateException("send queue full: " + SEND_QUEUE_DEPTH
-                    + " requests outstanding; wait for completions before posting more");
-        }
-    }
-
     /**
-     * Under the lock: that a posting list of {@code sends} send-queue requests and {@code
-     * receives} Receives may be posted now, all of it.
+     * Under the lock: that {@code sends} send-queue requests and {@code receives} Receives may be
+     * posted now, all of them (one request's, or a posting list's).
      */
     void requireRoom(int sends, int receives) throws QueuePairClosedException {
         if (state != QueuePairState.CONNECTED) {
             throw new QueuePairClosedException(failure);
         }
         if (inFlight.size() + sends > SEND_QUEUE_DEPTH) {
-            throw new IllegalStateException("send queue full: room for " + (SEND_QUEUE_DEPTH - inFlight.size())
-                    + " of " + SEND_QUEUE_DEPTH + " requests, not the list's " + sends
-                    + "; wait for completions before posting more");
+            throw new IllegalStateException("send queue full: " + (sends == 1 ? SEND_QUEUE_DEPTH + " requests outstanding"
+                    : "room for " + (SEND_QUEUE_DEPTH - inFlight.size()) + " of " + SEND_QUEUE_DEPTH
+                    + " requests, not the list's " + sends) + "; wait for completions before posting more");
         }
         if (receiveQueue.size() + receives > RECEIVE_QUEUE_DEPTH) {
-            throw new IllegalStateException("receive queue full: room for "
-                    + (RECEIVE_QUEUE_DEPTH - receiveQueue.size()) + " of " + RECEIVE_QUEUE_DEPTH
-                    + " receives, not the list's " + receives);
+            throw new IllegalStateException("receive queue full: " + (receives == 1
+                    ? RECEIVE_QUEUE_DEPTH + " receives outstanding"
+                    : "room for " + (RECEIVE_QUEUE_DEPTH - receiveQueue.size()) + " of " + RECEIVE_QUEUE_DEPTH
+                    + " receives, not the list's " + receives));
         }
     }
 
@@ -204,22 +194,12 @@ public final class QueuePair {
     void postReceive(ReceiveWork work) throws QueuePairClosedException {
         synchronized (lock) {
             try {
-                requireReceiveQueueRoom();
+                requireRoom(0, 1);
             } catch (QueuePairClosedException | IllegalStateException refused) {
                 pools.recycle(work);
                 throw refused;
             }
             receiveQueue.add(work);
-        }
-    }
-
-    /** Under the lock: that a receive may be posted now. */
-    private void requireReceiveQueueRoom() throws QueuePairClosedException {
-        if (state != QueuePairState.CONNECTED) {
-            throw new QueuePairClosedException(failure);
-        }
-        if (receiveQueue.size() >= RECEIVE_QUEUE_DEPTH) {
-            throw new IllegalStateException("receive queue full: " + RECEIVE_QUEUE_DEPTH + " receives outstanding");
         }
     }
 
@@ -234,7 +214,7 @@ public final class QueuePair {
                                  boolean transmitNow) throws QueuePairClosedException {
         // One turn of the lock for taking the entry and queuing it: this runs for every stream write.
         synchronized (lock) {
-            requireSendQueueRoom();
+            requireRoom(1, 0);
             SendWork work = pools.takeSend();
             work.opcode = WorkOpcode.SEND;
             work.tag = tag;
@@ -258,7 +238,7 @@ public final class QueuePair {
     public void postInternalReceive(ByteBuffer buffer, long tag, WorkCompleter completer)
             throws QueuePairClosedException {
         synchronized (lock) {  // one turn of the lock, as for postInternalSend
-            requireReceiveQueueRoom();
+            requireRoom(0, 1);
             ReceiveWork work = pools.takeReceive();
             work.tag = tag;
             work.completer = completer;

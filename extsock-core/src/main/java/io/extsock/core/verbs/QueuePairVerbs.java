@@ -111,7 +111,7 @@ public final class QueuePairVerbs implements IwarpConnection {
         reserveCompletions(1);
         boolean posted = false;
         try {
-            post(request, toCompletionQueue, true);
+            post(request, toCompletionQueue);
             posted = true;
         } finally {
             if (!posted) {
@@ -121,10 +121,10 @@ public final class QueuePairVerbs implements IwarpConnection {
     }
 
     /**
-     * Posts the list whole or not at all: every request's shape is checked first, then, under
-     * the queue pair's lock (so that no other thread's post comes between the check for room and
-     * the last request), the room for all of them; then each is queued as {@link #post} queues
-     * it, and the list is transmitted once, in one gathering write as far as it holds them.
+     * Posts the list whole or not at all: every request is checked first, then, under the queue
+     * pair's lock (so that no other thread's post comes between the check for room and the last
+     * request), the connection and the room for all of them; then each is queued, and the list
+     * is transmitted once, in one gathering write as far as it holds them.
      */
     @Override
     public void post(List<? extends WorkRequest> requests) throws IOException {
@@ -132,16 +132,11 @@ public final class QueuePairVerbs implements IwarpConnection {
         int receives = 0;
         for (int i = 0; i < count; i++) {
             WorkRequest request = requests.get(i);
-            boolean receive;
             try {
-                receive = RequestShape.check(request);
+                receives += check(request) ? 1 : 0;
             } catch (IllegalArgumentException refused) {
                 throw new IllegalArgumentException("request " + i + " of the list: " + refused.getMessage(), refused);
             }
-            if (receive || request instanceof SendRequest) {
-                requireSendsAndReceivesAvailable();
-            }
-            receives += receive ? 1 : 0;
         }
         if (count == 0) {
             return;
@@ -150,10 +145,9 @@ public final class QueuePairVerbs implements IwarpConnection {
         int queued = 0;
         try {
             synchronized (queuePair.lock) {
-                requireConnected();
-                queuePair.requireRoom(count - receives, receives);
+                queuePair.requireRoom(count - receives, receives);  // the connection's state first
                 for (; queued < count; queued++) {
-                    post(requests.get(queued), toCompletionQueue, false);
+                    queue(requests.get(queued), toCompletionQueue, false);
                 }
             }
         } finally {
@@ -181,7 +175,7 @@ public final class QueuePairVerbs implements IwarpConnection {
     public CompletableFuture<WorkCompletion> submit(WorkRequest request) {
         CompletableFuture<WorkCompletion> future = new InlineFuture<>(waiting);
         try {
-            post(request, completion -> future.complete(WorkCompletion.of(completion)), true);
+            post(request, completion -> future.complete(WorkCompletion.of(completion)));
         } catch (IOException | RuntimeException e) {
             future.completeExceptionally(e);
         }
@@ -229,15 +223,32 @@ public final class QueuePairVerbs implements IwarpConnection {
         return queuePair;
     }
 
-    /** Queues one request; with {@code transmitNow} false it waits for the list's transmit. */
-    private void post(WorkRequest request, WorkCompleter completer, boolean transmitNow) throws IOException {
+    /** Checks one request and queues it for transmission at once. */
+    private void post(WorkRequest request, WorkCompleter completer) throws IOException {
         requireConnected();  // before the slice checks: an ended connection's regions are gone too
-        RequestShape.check(request);  // before an entry is taken: a refused request leaves nothing behind
-        if (request instanceof SendRequest send) {
+        check(request);
+        queue(request, completer, true);
+    }
+
+    /**
+     * What refuses a request before an entry is taken (so that a refused one leaves nothing
+     * behind): its shape, and for a Send or Receive the streams' ownership of them.
+     *
+     * @return whether it is a Receive
+     */
+    private boolean check(WorkRequest request) {
+        boolean receive = RequestShape.check(request);
+        if (receive || request instanceof SendRequest) {
             requireSendsAndReceivesAvailable();
+        }
+        return receive;
+    }
+
+    /** Queues a checked request; with {@code transmitNow} false it waits for the list's transmit. */
+    private void queue(WorkRequest request, WorkCompleter completer, boolean transmitNow) throws IOException {
+        if (request instanceof SendRequest send) {
             postSend(send, completer, transmitNow);
         } else if (request instanceof ReceiveRequest receive) {
-            requireSendsAndReceivesAvailable();
             postReceive(receive, completer);
         } else if (request instanceof WriteRequest write) {
             postWrite(write, completer, transmitNow);
