@@ -140,8 +140,10 @@ class HotPathAllocationTest {
         }
     }
 
+    /** A Read at a time, then posting lists of 8 (within the default ORD: each list goes out at once). */
     @Test
     void rdmaRead() throws Exception {
+        int listLength = 8;
         try (IwarpSocketPair pair = IwarpSocketPair.openVerbs();
              MemoryRegion source = pair.serverVerbs().register(ByteBuffer.allocateDirect(SIZE),
                      EnumSet.of(Access.REMOTE_READ));
@@ -154,21 +156,7 @@ class HotPathAllocationTest {
                 verbs.post(read);
                 completions.await(WorkOpcode.RDMA_READ);
             });
-        }
-    }
-
-    @Test
-    void rdmaReadsPostedAsLists() throws Exception {
-        int listLength = 8;  // within the default ORD: the whole list goes out at once
-        try (IwarpSocketPair pair = IwarpSocketPair.openVerbs();
-             MemoryRegion source = pair.serverVerbs().register(ByteBuffer.allocateDirect(SIZE),
-                     EnumSet.of(Access.REMOTE_READ));
-             MemoryRegion sink = pair.clientVerbs().register(ByteBuffer.allocateDirect(SIZE),
-                     EnumSet.of(Access.LOCAL_WRITE))) {
-            IwarpConnection verbs = pair.clientVerbs();
-            ReadRequest read = new ReadRequest().source(source.remote()).sink(sink.slice(0, SIZE));
             java.util.List<ReadRequest> list = java.util.Collections.nCopies(listLength, read);
-            Completions completions = new Completions(verbs);
             measure("RDMA Reads, a list of " + listLength + " a post", GOAL, () -> {
                 verbs.post(list);
                 for (int i = 0; i < listLength; i++) {
