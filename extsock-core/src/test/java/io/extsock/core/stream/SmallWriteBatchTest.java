@@ -11,8 +11,6 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,29 +21,13 @@ import org.junit.jupiter.api.Timeout;
  * when its tail is batched, and the batch sent before a FIN and before a close.
  */
 @Timeout(60)
-class SmallWriteBatchTest {
+class SmallWriteBatchTest extends OnStreamPair {
 
     private static final int SMALL = 4 * 1024;
     /** A read waits at most this long: a writer that failed must fail the test, not hang it (reads ignore interrupts). */
     private static final int READ_TIMEOUT_MILLIS = 20_000;
     /** Writes of {@link #SMALL} bytes a full batch holds. */
     private static final int BATCH_WRITES = (IwarpStream.BUFFER_SIZE - StreamHeader.LENGTH) / SMALL;
-
-    private StreamPair pair;
-    private IwarpStream writer;
-    private IwarpStream reader;
-
-    @BeforeEach
-    void connect() throws Exception {
-        pair = StreamPair.open();
-        writer = pair.writer;
-        reader = pair.reader;
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        pair.close();
-    }
 
     /**
      * The reader reads nothing while the writer writes until its batch is full: the writes that

@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -15,23 +13,7 @@ import org.junit.jupiter.api.Timeout;
  * for it: a bulk writer widens it to the maximum, a request-response exchange leaves it alone.
  */
 @Timeout(60)
-class StreamWindowTest {
-
-    private StreamPair pair;
-    private IwarpStream writer;
-    private IwarpStream reader;
-
-    @BeforeEach
-    void connect() throws Exception {
-        pair = StreamPair.open();
-        writer = pair.writer;
-        reader = pair.reader;
-    }
-
-    @AfterEach
-    void close() throws Exception {
-        pair.close();
-    }
+class StreamWindowTest extends OnStreamPair {
 
     @Test
     void requestResponseKeepsTheFirstWindow() throws Exception {
