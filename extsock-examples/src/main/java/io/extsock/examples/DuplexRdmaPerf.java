@@ -60,7 +60,7 @@ final class DuplexRdmaPerf implements PerfRunner {
             if (write) {
                 WriteRequest request = new WriteRequest().gather(local.slice(0, size)).target(peer);
                 ReadRequest fenceRead = new ReadRequest().source(peer.slice(0, 1)).sink(fence.slice(0, 1));
-                mine = pipeline.run(verbs, new RepeatedPost(verbs, request, run.batch()), () -> {
+                mine = pipeline.run(verbs, new RepeatedPost(verbs, request, run.postList()), () -> {
                     // RFC 5040 ordering: the Read is answered after every Write before it was placed
                     verbs.post(fenceRead);
                     try {
@@ -72,7 +72,7 @@ final class DuplexRdmaPerf implements PerfRunner {
                 });
             } else {
                 ReadRequest request = new ReadRequest().source(peer).sink(local.slice(0, size));
-                mine = pipeline.run(verbs, new RepeatedPost(verbs, request, run.batch()), () -> { });
+                mine = pipeline.run(verbs, new RepeatedPost(verbs, request, run.postList()), () -> { });
             }
             link.out().write(mine.figures().encoded());
             link.out().flush();

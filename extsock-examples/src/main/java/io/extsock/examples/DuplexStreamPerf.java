@@ -62,7 +62,7 @@ final class DuplexStreamPerf implements PerfRunner {
         reader.setDaemon(true);
         reader.start();
 
-        int batch = run.batch();  // messages per write (-l/--post_list)
+        int batch = run.postList();  // messages per write (-l/--post_list)
         byte[] messages = new byte[run.size() * batch];
         PerfClock clock = new PerfClock(run);
         Samples completions = new Samples(run.iterations());

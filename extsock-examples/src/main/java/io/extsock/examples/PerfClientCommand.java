@@ -41,17 +41,25 @@ final class PerfClientCommand implements Callable<Integer> {
     /** Largest -o: Read Requests the responder keeps until answered, each a few dozen bytes. */
     static final int MAX_OUTSTANDING_READS = 1024;
 
-    /** Why the run's -o/--outs cannot be, or null if it can (0: not given, the engine's default). */
-    static String outstandingReadsProblem(PerfParameters run) {
-        int outs = run.outstandingReads();
-        if (outs == 0) {
-            return null;
+    /** Why -o/--outs cannot be {@code outs}, or null if it can: checked where it is given and by the server. */
+    static String outstandingReadsProblem(int outs) {
+        return outs < 1 || outs > MAX_OUTSTANDING_READS
+                ? "-o/--outs must be from 1 to " + MAX_OUTSTANDING_READS + ": " + outs : null;
+    }
+
+    /**
+     * Why the run's post list or outstanding Reads cannot be, or null if they can: checked by
+     * perf client's and perf compare's command lines, and again by the server.
+     */
+    static String listAndReadsProblem(PerfParameters run) {
+        String problem = postListProblem(run);
+        if (problem != null || run.outstandingReads() == 0) {  // 0: not given, the engine's default
+            return problem;
         }
         if (run.test() != PerfTest.read_bw && run.test() != PerfTest.read_lat) {
             return "-o/--outs: only RDMA Reads are outstanding, and " + run.test() + " makes none: drop it";
         }
-        return outs < 1 || outs > MAX_OUTSTANDING_READS
-                ? "-o/--outs must be from 1 to " + MAX_OUTSTANDING_READS + ": " + outs : null;
+        return outstandingReadsProblem(run.outstandingReads());
     }
 
     /** Largest -l: the engine's send queue holds 512 requests. */
@@ -185,22 +193,19 @@ final class PerfClientCommand implements Callable<Integer> {
         checkRxDepth(sizes);
         checkLength();
         connection.checkClient();
+        String outsProblem = outstandingReads != null ? outstandingReadsProblem(outstandingReads) : null;
+        if (outsProblem != null) {
+            throw new ParameterException(spec.commandLine(), outsProblem);
+        }
         List<PerfParameters> runs = new ArrayList<>();
         for (int messageSize : sizes) {
             PerfParameters run = new PerfParameters(test, runMode, messageSize, iterations(messageSize),
                     length.durationSeconds != null ? length.durationSeconds * 1000L : 0, connection.crc,
                     connection.markers, bidirectional, txDepth != null ? txDepth : 0, rxDepth != null ? rxDepth : 0,
                     postList != null ? postList : 1, outstandingReads != null ? outstandingReads : 0);
-            if (outstandingReads != null && outstandingReads < 1) {
-                throw new ParameterException(spec.commandLine(), "-o/--outs must be from 1 to " + MAX_OUTSTANDING_READS
-                        + ": " + outstandingReads);
-            }
-            String listProblem = postListProblem(run);  // before any run: -a's largest sizes may refuse it
-            if (listProblem == null) {
-                listProblem = outstandingReadsProblem(run);
-            }
-            if (listProblem != null) {
-                throw new ParameterException(spec.commandLine(), listProblem);
+            String problem = listAndReadsProblem(run);  // before any run: -a's largest sizes may refuse it
+            if (problem != null) {
+                throw new ParameterException(spec.commandLine(), problem);
             }
             runs.add(run);
         }

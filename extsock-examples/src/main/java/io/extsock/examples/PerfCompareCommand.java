@@ -185,19 +185,16 @@ final class PerfCompareCommand implements Callable<Integer> {
         if (depthProblem != null) {
             throw new ParameterException(spec.commandLine(), depthProblem);
         }
-        if (outstandingReads != null && outstandingReads < 1) {
-            throw new ParameterException(spec.commandLine(), "-o/--outs must be from 1 to "
-                    + PerfClientCommand.MAX_OUTSTANDING_READS + ": " + outstandingReads);
+        String outsProblem = outstandingReads != null
+                ? PerfClientCommand.outstandingReadsProblem(outstandingReads) : null;
+        if (outsProblem != null) {
+            throw new ParameterException(spec.commandLine(), outsProblem);
         }
         for (long size : bandwidthSizes) {
             for (Contender contender : BANDWIDTH) {
-                PerfParameters run = bandwidthRun(contender, size);
-                String listProblem = PerfClientCommand.postListProblem(run);
-                if (listProblem == null) {
-                    listProblem = PerfClientCommand.outstandingReadsProblem(run);
-                }
-                if (listProblem != null) {
-                    throw new ParameterException(spec.commandLine(), listProblem + " (at " + Units.bytes(size) + ")");
+                String problem = PerfClientCommand.listAndReadsProblem(bandwidthRun(contender, size));
+                if (problem != null) {
+                    throw new ParameterException(spec.commandLine(), problem + " (at " + Units.bytes(size) + ")");
                 }
             }
         }
@@ -270,7 +267,7 @@ final class PerfCompareCommand implements Callable<Integer> {
                         && r.run().size() == size)
                 .map(PerfRow::row).findFirst().orElse(null);
         PerfParameters run = test.latency() ? new PerfParameters(test, contender.mode(), (int) size, iterations, 0,
-                true, false, false, 0, 0, 1, 0) : bandwidthRun(contender, size);
+                true, false) : bandwidthRun(contender, size);
         Endpoint server = contender.mode() == PerfMode.plain ? plain : extended;
         ToDoubleFunction<PerfResult> figure = test.latency() ? r -> r.latency().p50() : PerfResult::bwAverageMBps;
         return new PerfRow(contender, run, new Row<>(() -> PerfClient.run(server, run), figure, baseline,

@@ -16,7 +16,7 @@ import java.nio.ByteBuffer;
  * @param bidirectional  bandwidth tests: both ends send at once (perftest's -b)
  * @param depth          bandwidth tests over the extended API: requests in flight per end; 0 for the test's default
  * @param receiveDepth   send_bw: Receives each receiving end keeps posted (perftest's -r); 0 for the test's default
- * @param postList       bandwidth tests: messages per post (perftest's --post_list), per socket write in tcp_bw; 1 for one
+ * @param postList       bandwidth tests: messages per post (perftest's --post_list), per socket write in tcp_bw; at least 1
  * @param outstandingReads read tests: the ORD and IRD both ends ask for (perftest's --outs); 0 for the engine's default
  */
 record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, long durationMillis, boolean crc,
@@ -32,11 +32,6 @@ record PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, l
     PerfParameters(PerfTest test, PerfMode mode, int size, long iterations, long durationMillis, boolean crc,
                    boolean markers) {
         this(test, mode, size, iterations, durationMillis, crc, markers, false, 0, 0, 1, 0);
-    }
-
-    /** Messages per post or write (the server refused a post list below one). */
-    int batch() {
-        return Math.max(1, postList);
     }
 
     /** Requests in flight: {@code depth}, or {@code fallback} when the run leaves it to the test. */

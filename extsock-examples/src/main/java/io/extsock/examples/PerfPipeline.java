@@ -39,7 +39,7 @@ final class PerfPipeline {
             post.run(1);
             Completions.next(verbs.completions());
         }
-        int batch = run.batch();
+        int batch = run.postList();
         Samples postTimes = new Samples(run.iterations());
         Samples completionTimes = new Samples(run.iterations());
         Samples latencies = new Samples(run.iterations());

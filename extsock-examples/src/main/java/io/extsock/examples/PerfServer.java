@@ -30,10 +30,7 @@ final class PerfServer {
             problem = SendPerf.receiveDepthProblem(run.receiveDepth(), run.size(), run.bidirectional());
         }
         if (problem == null) {
-            problem = PerfClientCommand.postListProblem(run);
-        }
-        if (problem == null) {
-            problem = PerfClientCommand.outstandingReadsProblem(run);
+            problem = PerfClientCommand.listAndReadsProblem(run);
         }
         if (problem != null) {
             throw new SocketException("the client asked for what this server refuses: " + problem);

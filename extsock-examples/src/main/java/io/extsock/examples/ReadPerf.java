@@ -55,7 +55,7 @@ final class ReadPerf implements PerfRunner {
 
     private PerfResult inFlight(IwarpConnection verbs, ReadRequest read) throws IOException, InterruptedException {
         PerfPipeline pipeline = new PerfPipeline(run, run.depthOr(DEPTH));
-        return pipeline.run(verbs, new RepeatedPost(verbs, read, run.batch()), () -> { });
+        return pipeline.run(verbs, new RepeatedPost(verbs, read, run.postList()), () -> { });
     }
 
     @Override

@@ -178,7 +178,7 @@ final class SendPerf implements PerfRunner {
         boolean stopped = false;
         long elapsed = 0;
         int depth = run.depthOr(Integer.MAX_VALUE);
-        int batch = run.batch();
+        int batch = run.postList();
         List<SendRequest> list = new ArrayList<>(batch);
         // END proves every message arrived: the clock stops there. Send completions may still be
         // on their way; every one is reaped, so that each measured message is counted.

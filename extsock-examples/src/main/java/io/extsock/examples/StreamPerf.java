@@ -72,7 +72,7 @@ final class StreamPerf implements PerfRunner {
     /** Writes -l/--post_list messages at a time (one unless given), each write of all of them. */
     private PerfResult stream(PerfLink link) throws IOException {
         OutputStream out = link.out();
-        int batch = run.batch();
+        int batch = run.postList();
         byte[] messages = new byte[run.size() * batch];
         PerfClock clock = new PerfClock(run);
         Samples completions = new Samples(run.iterations());

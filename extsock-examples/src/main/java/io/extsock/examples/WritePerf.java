@@ -153,7 +153,7 @@ final class WritePerf implements PerfRunner {
             WriteRequest write = new WriteRequest().gather(source.slice(0, run.size())).target(target);
             ReadRequest fenceRead = new ReadRequest().source(target.slice(0, 1)).sink(fence.slice(0, 1));
             PerfPipeline pipeline = new PerfPipeline(run, run.depthOr(DEPTH));
-            PerfResult result = pipeline.run(verbs, new RepeatedPost(verbs, write, run.batch()), () -> {
+            PerfResult result = pipeline.run(verbs, new RepeatedPost(verbs, write, run.postList()), () -> {
                 // A Write completes once handed to TCP. A Read behind the Writes is answered only
                 // after they were placed (RFC 5040 ordering): its completion means all landed.
                 verbs.post(fenceRead);
