@@ -103,11 +103,7 @@ class PerfCliIT {
         for (List<String> run : List.of(List.of("send_bw"), List.of("write_bw"), List.of("read_bw"),
                 List.of("tcp_bw", "--mode", "plain"), List.of("tcp_bw", "--mode", "iwarp"))) {
             String test = run.get(0);
-            List<String> args = new java.util.ArrayList<>(List.of("perf", "client", test, "localhost", "-p", port, "-b",
-                    "-n", "300", "-s", "16K"));
-            args.addAll(run.subList(1, run.size()));
-            Cli client = Cli.run(args.toArray(String[]::new));
-            assertEquals(0, client.waitFor(), client.transcript());
+            Cli client = clientSucceeds(test, run.subList(1, run.size()), "-b", "-n", "300", "-s", "16K");
             String title = PerfTest.valueOf(test).title().replace(" BW ", " Bidirectional BW ");
             assertEquals("                    " + title, client.out().lines().toList().get(1), client.transcript());
             assertTrue(client.out().contains(" Bidirectional   : both ends send at once"), client.transcript());
@@ -173,11 +169,7 @@ class PerfCliIT {
         for (List<String> run : List.of(List.of("send_bw"), List.of("write_bw"), List.of("read_bw"),
                 List.of("tcp_bw", "--mode", "plain"), List.of("tcp_bw", "--mode", "iwarp"), List.of("write_bw", "-b"),
                 List.of("read_bw", "-b"), List.of("tcp_bw", "-b"))) {
-            List<String> command = new java.util.ArrayList<>(List.of("perf", "client", run.get(0), "localhost", "-p",
-                    port, "-l", "8", "-n", "300", "-s", "4K"));
-            command.addAll(run.subList(1, run.size()));
-            Cli client = Cli.run(command.toArray(String[]::new));
-            assertEquals(0, client.waitFor(), client.transcript());
+            Cli client = clientSucceeds(run.get(0), run.subList(1, run.size()), "-l", "8", "-n", "300", "-s", "4K");
             assertTrue(client.out().contains(" Post list       : 8 " + (run.get(0).equals("tcp_bw")
                     ? "messages per write" : "requests per post") + "\n"), client.transcript());
             Matcher row = bandwidthRow(client, false);
@@ -206,11 +198,7 @@ class PerfCliIT {
     void outstandingReads() throws Exception {
         for (List<String> run : List.of(List.of("read_bw", "-o", "64"), List.of("read_bw", "-o", "4", "-b"),
                 List.of("read_lat", "-o", "2"))) {
-            List<String> command = new java.util.ArrayList<>(List.of("perf", "client", run.get(0), "localhost", "-p",
-                    port, "-n", "300", "-s", "4K"));
-            command.addAll(run.subList(1, run.size()));
-            Cli client = Cli.run(command.toArray(String[]::new));
-            assertEquals(0, client.waitFor(), client.transcript());
+            Cli client = clientSucceeds(run.get(0), run.subList(1, run.size()), "-n", "300", "-s", "4K");
             if (run.get(0).equals("read_bw")) {
                 assertTrue(client.out().contains(" Outstand reads  : " + run.get(2) + "\n"), client.transcript());
             }
@@ -232,11 +220,7 @@ class PerfCliIT {
     void rxDepth() throws Exception {
         for (List<String> run : List.of(List.of("-r", "1", "-s", "4K"), List.of("-r", "5", "-s", "64K", "-b"),
                 List.of("-r", "300", "-s", "1K", "-t", "16"))) {
-            List<String> command = new java.util.ArrayList<>(List.of("perf", "client", "send_bw", "localhost", "-p", port,
-                    "-n", "400"));
-            command.addAll(run);
-            Cli client = Cli.run(command.toArray(String[]::new));
-            assertEquals(0, client.waitFor(), client.transcript());
+            Cli client = clientSucceeds("send_bw", run, "-n", "400");
             String depth = run.get(1);
             assertTrue(client.out().contains(" RX depth        : " + depth + "\n"), client.transcript());
             assertTrue(bandwidthRow(client, false).matches(), client.transcript());
@@ -264,6 +248,20 @@ class PerfCliIT {
                 "-r/--rx-depth must be from 3 to 4096 with -b");
         Cli.run("perf", "client", "send_bw", "-p", port, "-r", "2048", "-s", "1M").assertUserError(2, "perf",
                 "-r/--rx-depth 2048 Receives of 1.0 MiB would take 2.0 GiB at the receiving end, more than its 1.0 GiB");
+    }
+
+    /**
+     * Runs {@code perf client TEST localhost -p PORT}, then {@code common}, then {@code options},
+     * and fails unless it exits 0.
+     */
+    private static Cli clientSucceeds(String test, List<String> options, String... common)
+            throws java.io.IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of("perf", "client", test, "localhost", "-p", port));
+        command.addAll(List.of(common));
+        command.addAll(options);
+        Cli client = Cli.run(command.toArray(String[]::new));
+        assertEquals(0, client.waitFor(), client.transcript());
+        return client;
     }
 
     /** The server prints a line per run once the run has ended, which may be just after the client exits. */
