@@ -347,7 +347,12 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
             if (first == gather.count()) {
                 return true;
             }
-            long written = channel.write(gather.buffers(), first, gather.count() - first);
+            int pending = gather.count() - first;
+            // One buffer (a small message framed whole in the arena): the JDK's single-buffer
+            // write, a plain write(2), skips the iovec array a gathering write fills each time.
+            long written = pending == 1
+                    ? channel.write(gather.buffers()[first])
+                    : channel.write(gather.buffers(), first, pending);
             queuePair.counters().socketWrite();
             if (written == 0) {
                 return gather.remaining() == 0;
