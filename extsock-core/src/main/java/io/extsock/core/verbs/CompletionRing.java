@@ -15,8 +15,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * application {@link #poll}s them in FIFO order; {@link #size} says how many wait. That is all
  * it does: waiting for a completion is the engine's ({@code InlineCompletionQueue} waits through
  * the engine's {@link InlineWait}, receiving on the waiting thread), so an add wakes nobody. Storage is
- * preallocated primitive arrays (one slot per completion, plus a String for a failure's
- * detail), so the steady state allocates nothing on either side.
+ * primitive arrays (one slot per completion, plus a String for a failure's detail), so the
+ * steady state allocates nothing on either side. They are made at the first add: every
+ * connection has a ring, and one whose application only uses its streams never adds to it
+ * (a ring of 1024 slots is some 40 KiB).
  *
  * <h2>Capacity contract</h2>
  * Every posted work request holds a slot from the moment it is posted until the application
@@ -65,19 +67,8 @@ public final class CompletionRing {
 
     private final int mask;
 
-    /**
-     * Per slot, whose turn it is: position p may be written when the sequence is p, read when it
-     * is p + 1, and consuming it sets p + capacity (the same slot's turn one lap later).
-     */
-    private final long[] sequences;
-    private final long[] tags;
-    private final byte[] opcodes;
-    private final byte[] statuses;
-    private final long[] byteLengths;
-    private final boolean[] solicited;
-    private final int[] invalidatedStags;
-    private final String[] details;
-    private final CompletionCause[] causes;
+    /** Null until the first add: see {@link #slots()}. */
+    private volatile Slots slots;
 
     /** The next position a producer claims. */
     private volatile long tail;
@@ -94,18 +85,6 @@ public final class CompletionRing {
         }
         int slots = capacity == 1 ? 1 : Integer.highestOneBit(capacity - 1) << 1;
         this.mask = slots - 1;
-        sequences = new long[slots];
-        for (int i = 0; i < slots; i++) {
-            sequences[i] = i;
-        }
-        tags = new long[slots];
-        opcodes = new byte[slots];
-        statuses = new byte[slots];
-        byteLengths = new long[slots];
-        solicited = new boolean[slots];
-        invalidatedStags = new int[slots];
-        details = new String[slots];
-        causes = new CompletionCause[slots];
     }
 
     /**
@@ -117,6 +96,8 @@ public final class CompletionRing {
     public boolean add(CompletionView completion) {
         WorkOpcode opcode = Objects.requireNonNull(completion.opcode(), "opcode");
         CompletionStatus status = Objects.requireNonNull(completion.status(), "status");
+        Slots ring = slots();
+        long[] sequences = ring.sequences;
         long position = tail;
         int index;
         while (true) {
@@ -133,14 +114,14 @@ public final class CompletionRing {
                 position = tail; // another producer claimed this position first
             }
         }
-        tags[index] = completion.tag();
-        opcodes[index] = (byte) opcode.ordinal();
-        statuses[index] = (byte) status.ordinal();
-        byteLengths[index] = completion.byteLength();
-        solicited[index] = completion.solicited();
-        invalidatedStags[index] = completion.invalidatedStag();
-        details[index] = completion.detail();
-        causes[index] = completion.cause();
+        ring.tags[index] = completion.tag();
+        ring.opcodes[index] = (byte) opcode.ordinal();
+        ring.statuses[index] = (byte) status.ordinal();
+        ring.byteLengths[index] = completion.byteLength();
+        ring.solicited[index] = completion.solicited();
+        ring.invalidatedStags[index] = completion.invalidatedStag();
+        ring.details[index] = completion.detail();
+        ring.causes[index] = completion.cause();
         SEQUENCES.setRelease(sequences, index, position + 1);
         return true;
     }
@@ -203,6 +184,11 @@ public final class CompletionRing {
      * read again rather than taken for an empty ring.
      */
     private boolean available() {
+        Slots ring = slots;
+        if (ring == null) {
+            return false;  // nothing was ever added
+        }
+        long[] sequences = ring.sequences;
         long position = head;
         while (true) {
             long turn = (long) SEQUENCES.getVolatile(sequences, (int) position & mask) - (position + 1);
@@ -218,19 +204,72 @@ public final class CompletionRing {
 
     /** Copies the oldest completion into the view and frees its slot; false if there is none. Under the lock. */
     private boolean consumeInto(CompletionRecord into) {
+        Slots ring = slots;
+        if (ring == null) {
+            return false;
+        }
+        long[] sequences = ring.sequences;
         long position = head;
         int index = (int) position & mask;
         if ((long) SEQUENCES.getAcquire(sequences, index) != position + 1) {
             return false;
         }
-        into.set(tags[index], OPCODES[opcodes[index]], STATUSES[statuses[index]], byteLengths[index],
-                solicited[index], invalidatedStags[index], details[index], causes[index]);
-        details[index] = null; // a consumed slot keeps no garbage alive
-        causes[index] = null;
+        into.set(ring.tags[index], OPCODES[ring.opcodes[index]], STATUSES[ring.statuses[index]],
+                ring.byteLengths[index], ring.solicited[index], ring.invalidatedStags[index], ring.details[index],
+                ring.causes[index]);
+        ring.details[index] = null; // a consumed slot keeps no garbage alive
+        ring.causes[index] = null;
         SEQUENCES.setRelease(sequences, index, position + mask + 1);
         // After the slot is free: consumed() must never promise a slot a producer cannot have yet.
         HEAD.setRelease(this, position + 1);
         return true;
+    }
+
+    /** The slots, made by the first producer (under this ring's monitor, once). */
+    private Slots slots() {
+        Slots ring = slots;
+        if (ring == null) {
+            synchronized (this) {
+                ring = slots;
+                if (ring == null) {
+                    ring = new Slots(mask + 1);
+                    slots = ring;
+                }
+            }
+        }
+        return ring;
+    }
+
+    /** The ring's storage: a slot per completion, as parallel arrays. */
+    private static final class Slots {
+        /**
+         * Per slot, whose turn it is: position p may be written when the sequence is p, read when
+         * it is p + 1, and consuming it sets p + capacity (the same slot's turn one lap later).
+         */
+        final long[] sequences;
+        final long[] tags;
+        final byte[] opcodes;
+        final byte[] statuses;
+        final long[] byteLengths;
+        final boolean[] solicited;
+        final int[] invalidatedStags;
+        final String[] details;
+        final CompletionCause[] causes;
+
+        Slots(int count) {
+            sequences = new long[count];
+            for (int i = 0; i < count; i++) {
+                sequences[i] = i;
+            }
+            tags = new long[count];
+            opcodes = new byte[count];
+            statuses = new byte[count];
+            byteLengths = new long[count];
+            solicited = new boolean[count];
+            invalidatedStags = new int[count];
+            details = new String[count];
+            causes = new CompletionCause[count];
+        }
     }
 
     private void refuseReentry() {
