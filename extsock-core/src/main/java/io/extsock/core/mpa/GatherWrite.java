@@ -13,7 +13,9 @@ import java.util.Arrays;
  * FPDU and the length field of the next, for instance), so n small FPDUs without payload take
  * one slot. Heap payloads and small direct ones are copied into the arena instead (see {@link
  * #copyPayload}). When {@link FpduFramer#frame} finds no room it returns false: write out what
- * is here, {@link #reset()} and frame again. Nothing is allocated after construction.
+ * is here, {@link #reset()} and frame again. A slot's view of the arena is made the first time
+ * the slot holds framing, and kept: after the first writes nothing is allocated, and a
+ * connection whose writes never take many slots never pays for hundreds of views.
  */
 public final class GatherWrite {
 
@@ -51,9 +53,6 @@ public final class GatherWrite {
         this.arena = arena.clear();
         arenaReader = arena.duplicate();
         scratchViews = new ByteBuffer[maxBuffers];
-        for (int i = 0; i < maxBuffers; i++) {
-            scratchViews[i] = arena.duplicate();
-        }
     }
 
     /** The slots; the first {@link #count()} are in use. */
@@ -135,6 +134,10 @@ public final class GatherWrite {
             buffers[count - 1].limit(arenaUsed);
         } else {
             ByteBuffer view = scratchViews[count];
+            if (view == null) {
+                view = arena.duplicate();
+                scratchViews[count] = view;
+            }
             view.clear();
             view.position(arenaReferenced).limit(arenaUsed);
             buffers[count++] = view;

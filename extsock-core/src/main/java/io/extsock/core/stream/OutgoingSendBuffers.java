@@ -34,12 +34,6 @@ final class OutgoingSendBuffers {
     private final ByteBuffer[] payloads = new ByteBuffer[DATA_SLOTS];
     private long dataSendsTaken;
 
-    OutgoingSendBuffers() {
-        for (int i = 0; i < SLOTS; i++) {
-            headers[i] = ByteBuffer.allocate(StreamHeader.LENGTH);
-        }
-    }
-
     /** The slot of the next Send of this type. */
     int take(int type) {
         switch (type) {
@@ -54,9 +48,17 @@ final class OutgoingSendBuffers {
         }
     }
 
-    /** The slot's header, filled in, ready to be written. */
+    /**
+     * The slot's header, filled in, ready to be written. Made the first time the slot is used:
+     * a connection that never has many Sends in flight never pays for a hundred headers.
+     */
     ByteBuffer header(int slot, int type, int flags, int creditsReturned) {
-        ByteBuffer header = headers[slot].clear();
+        ByteBuffer header = headers[slot];
+        if (header == null) {
+            header = ByteBuffer.allocate(StreamHeader.LENGTH);
+            headers[slot] = header;
+        }
+        header.clear();
         StreamHeader.put(header, type, flags, creditsReturned);
         return header.flip();
     }
