@@ -2,6 +2,7 @@ package io.extsock.core.verbs;
 
 import io.extsock.verbs.WorkRequest;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
 /**
  * The scatter or gather list of a queued work request: pieces that are each a range of a
@@ -10,14 +11,23 @@ import java.nio.ByteBuffer;
  */
 final class WorkPieces {
 
-    private final RegisteredRegion[] regions = new RegisteredRegion[WorkRequest.MAX_SLICES];
-    private final long[] offsets = new long[WorkRequest.MAX_SLICES];
-    private final int[] lengths = new int[WorkRequest.MAX_SLICES];
-    private final ByteBuffer[] buffers = new ByteBuffer[WorkRequest.MAX_SLICES];
+    /**
+     * Room at first: most requests have a piece or two (every stream Send and Receive does).
+     * An entry grows to {@link WorkRequest#MAX_SLICES} the first time a request needs it, and
+     * keeps that room while pooled; a connection's entries are many, so this is most of what
+     * its queues cost in memory.
+     */
+    static final int INITIAL_ROOM = 2;
+
+    private RegisteredRegion[] regions = new RegisteredRegion[INITIAL_ROOM];
+    private long[] offsets = new long[INITIAL_ROOM];
+    private int[] lengths = new int[INITIAL_ROOM];
+    private ByteBuffer[] buffers = new ByteBuffer[INITIAL_ROOM];
     private int count;
 
     /** Adds {@code length} octets of the region from {@code offset}. */
     void add(RegisteredRegion region, long offset, int length) {
+        makeRoom();
         regions[count] = region;
         offsets[count] = offset;
         lengths[count] = length;
@@ -26,10 +36,25 @@ final class WorkPieces {
 
     /** Adds the buffer's remaining octets. */
     void add(ByteBuffer buffer) {
+        makeRoom();
         buffers[count] = buffer;
         offsets[count] = buffer.position();
         lengths[count] = buffer.remaining();
         count++;
+    }
+
+    /** Room for one more piece; a request has at most {@link WorkRequest#MAX_SLICES}. */
+    private void makeRoom() {
+        if (count < lengths.length) {
+            return;
+        }
+        if (count >= WorkRequest.MAX_SLICES) {
+            throw new IllegalStateException("a request has at most " + WorkRequest.MAX_SLICES + " pieces");
+        }
+        regions = Arrays.copyOf(regions, WorkRequest.MAX_SLICES);
+        offsets = Arrays.copyOf(offsets, WorkRequest.MAX_SLICES);
+        lengths = Arrays.copyOf(lengths, WorkRequest.MAX_SLICES);
+        buffers = Arrays.copyOf(buffers, WorkRequest.MAX_SLICES);
     }
 
     int count() {
