@@ -179,6 +179,10 @@ final class StreamOutput implements WorkCompleter {
             boolean fromArray = false;
             // The last Send of this write was posted without transmitting (more was to follow).
             boolean held = false;
+            // Only a small write waits in the batch while credits are merely low: the tail of a
+            // large one, batched, waited there for credits its own first Sends had spent, and
+            // halved pinned 64 KiB stream bandwidth (1.41x plain TCP to 0.69x, IwarpOverhead).
+            boolean smallWrite = len <= mostBatched;
             while (len > 0) {
                 int chunk = 0;
                 boolean more = false;
@@ -199,7 +203,8 @@ final class StreamOutput implements WorkCompleter {
                             }
                         }
                         creditsShort = !canSendLocked();
-                        if ((creditsShort || creditsLowLocked()) && len <= mostBatched && batch.hasRoomFor(len)) {
+                        if ((creditsShort || smallWrite && creditsLowLocked()) && len <= mostBatched
+                                && batch.hasRoomFor(len)) {
                             if (peerEnded(leftUnreadIfPeerEnds)) {
                                 return;
                             }

@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Small writes while half the peer's window or more is spent are copied into one batch that
  * goes out as a single Send when credits come back, as TCP's send buffer gathers small writes:
- * fewer Sends than writes, every byte in order around large writes, the Sends a write held sent
- * when its tail is batched, and the batch sent before a FIN and before a close.
+ * fewer Sends than writes, every byte in order around large writes, a large write's tail not
+ * batched while credits are merely low, and the batch sent before a FIN and before a close.
  */
 @Timeout(60)
 class SmallWriteBatchTest extends OnStreamPair {
@@ -105,21 +105,29 @@ class SmallWriteBatchTest extends OnStreamPair {
     }
 
     /**
-     * A write of two full Sends and a small tail on a fresh connection: the Sends go out at once
-     * (the first is held for the second, as one gathering write), and the tail, which finds half
-     * the window spent, waits in the batch. The held Sends must not wait with it: the write
-     * returns, and the reader gets every byte.
+     * A write of two full Sends and a small tail on a fresh connection, which spends half the
+     * window: the tail goes in a Send of its own, at once, for only a small write waits in the
+     * batch while credits are merely low (a large write's tail waited there for the credits its
+     * own Sends had spent, and pinned 64 KiB stream bandwidth halved). A small write after it
+     * does wait in the batch. The reader gets every byte, in order.
      */
     @Test
-    void aWriteWhoseTailIsBatchedSendsWhatItHeld() throws Exception {
+    void onlySmallWritesWaitInTheBatchWhileCreditsAreLow() throws Exception {
         int sendPayload = IwarpStream.BUFFER_SIZE - StreamHeader.LENGTH;
-        byte[] bytes = new byte[2 * sendPayload + 100];
-        new Random(5).nextBytes(bytes);
-        OwnThread.run("small-writer", () -> writer.write(bytes, 0, bytes.length)).get(20, TimeUnit.SECONDS);
-        assertEquals(100, writer.batchedOctets(), "the tail waits in the batch");
-        byte[] received = new byte[bytes.length];
+        byte[] large = new byte[2 * sendPayload + 100];
+        new Random(5).nextBytes(large);
+        OwnThread.run("small-writer", () -> writer.write(large, 0, large.length)).get(20, TimeUnit.SECONDS);
+        assertEquals(0, writer.batchedOctets(), "the large write's tail waits in the batch");
+        assertEquals(3, sendsOfTheWriter(), "Sends of the large write");
+        byte[] small = NumberedWrites.write(7, 100);
+        OwnThread.run("small-writer", () -> writer.write(small, 0, small.length)).get(20, TimeUnit.SECONDS);
+        assertEquals(small.length, writer.batchedOctets(), "the small write waits in the batch");
+        byte[] received = new byte[large.length + small.length];
         NumberedWrites.readFully(reader, received, 0, READ_TIMEOUT_MILLIS);
-        assertArrayEquals(bytes, received);
+        byte[] expected = new byte[received.length];
+        System.arraycopy(large, 0, expected, 0, large.length);
+        System.arraycopy(small, 0, expected, large.length, small.length);
+        assertArrayEquals(expected, received);
     }
 
     /** Shutting output down sends the batch first: the reader gets every byte, then end of stream. */
