@@ -73,9 +73,16 @@ final class RelayedDirection implements Runnable {
                         length = (int) Math.min(length, stop - relayed);
                     }
                     pause();
-                    out.write(chunk, position, length);
-                    out.flush();
+                    // Counted before the peer can see them: a report taken once the peer read
+                    // these octets (or answered them) counts them. Uncounted if the write fails.
                     relayed += length;
+                    try {
+                        out.write(chunk, position, length);
+                        out.flush();
+                    } catch (IOException e) {
+                        relayed -= length;
+                        throw e;
+                    }
                     position += length;
                     if (stopsAt(relayed)) {
                         discardRest(in, chunk);
