@@ -32,7 +32,9 @@ import java.util.Arrays;
 
 /**
  * MPA connection setup (RFC 5044 section 7.1, RFC 6581) on the thread that switches a socket
- * to IWARP_MODE, over the channel still in blocking mode. Bounded by the MPA timeout.
+ * to IWARP_MODE, over the channel still in blocking mode. Bounded by the MPA timeout. A responder
+ * can also run over a non-blocking channel, a selector's thread feeding it ({@link
+ * #nonBlockingResponder}): so are connections negotiated ahead of {@code accept}.
  *
  * <p>What arrives before the peer's MPA frame is stream data the peer wrote before it switched:
  * it is handed back to stay readable first. What arrives after the frame is FPDUs read ahead:
@@ -71,6 +73,10 @@ final class MpaHandshake {
     private int length;
     /** The peer's MPA key arrived whole: it is an MPA peer, whatever happens next. */
     private boolean keyReceived;
+    /** Where the key was found, once it was; the frame parser and how far it got after it. */
+    private MpaKeyScanner.Found key;
+    private MpaFrameParser parser;
+    private int parsedUpTo;
 
     private MpaHandshake(SocketChannel channel, MpaPreferences preferences, int timeoutMillis,
                          int maxStreamBytesBeforeFrame, int fallbackWaitMillis) throws IOException {
@@ -83,7 +89,8 @@ final class MpaHandshake {
         this.fallbackWaitMillis = fallbackWaitMillis;
         this.keyDeadline = fallbackWaitMillis == ConnectionSettings.NO_FALLBACK ? deadline
                 : Math.min(deadline, now + fallbackWaitMillis * 1_000_000L);
-        this.in = channel.socket().getInputStream();
+        // A non-blocking channel is read by receiveAvailable, on a selector's signal.
+        this.in = channel.isBlocking() ? channel.socket().getInputStream() : null;
     }
 
     /**
@@ -125,9 +132,31 @@ final class MpaHandshake {
                            int maxStreamBytesBeforeFrame, int fallbackWaitMillis) throws IOException {
         MpaHandshake handshake = new MpaHandshake(channel, preferences, timeoutMillis, maxStreamBytesBeforeFrame,
                 fallbackWaitMillis);
-        Received request = handshake.receive(MpaFrameType.REQUEST);
+        return handshake.reply(handshake.receive(MpaFrameType.REQUEST));
+    }
+
+    /**
+     * A responder's handshake on a non-blocking channel, driven by a selector: {@link
+     * #receiveAvailable} as the channel becomes readable, {@link #expired} as time passes, then
+     * {@link #reply}. Connections negotiated ahead of {@code accept} run this way.
+     */
+    static MpaHandshake nonBlockingResponder(SocketChannel channel, MpaPreferences preferences, int timeoutMillis,
+                                             int fallbackWaitMillis) throws IOException {
+        if (channel.isBlocking()) {
+            throw new IllegalArgumentException("the channel must be in non-blocking mode");
+        }
+        return new MpaHandshake(channel, preferences, timeoutMillis, 0, fallbackWaitMillis);
+    }
+
+    /**
+     * As responder, answers the initiator's Request: sends the Reply, whether it accepts or
+     * rejects, and returns what was agreed.
+     *
+     * @throws IwarpNegotiationException if the Request cannot be agreed to (the Reply said so)
+     */
+    Outcome reply(Received request) throws IOException {
         ResponderDecision decision = MpaNegotiation.respond(preferences, request.frame);
-        handshake.write(decision.reply().toBytes());
+        write(decision.reply().toBytes());
         if (decision.outcome() instanceof MpaFailure failure) {
             throw failed(failure, "the initiator's Request");
         }
@@ -135,51 +164,124 @@ final class MpaHandshake {
                 request.readAhead);
     }
 
-    private record Received(MpaFrame frame, byte[] streamBytes, byte[] readAhead) {
+    /** The peer's MPA frame, the stream octets that came before it and the FPDU octets after it. */
+    record Received(MpaFrame frame, byte[] streamBytes, byte[] readAhead) {
     }
 
     /** Reads until the peer's frame is complete: stream bytes before it, FPDU bytes after it. */
     private Received receive(MpaFrameType expected) throws IOException {
-        MpaKeyScanner.Found key;
-        try {
-            key = receiveKey(expected);
-        } catch (IwarpNegotiationException notAnMpaPeer) {
-            throw fallbackOr(notAnMpaPeer);
-        }
-        keyReceived = true;
-        MpaFrameParser parser = new MpaFrameParser(expected);
-        int parsedUpTo = key.index();
         while (true) {
-            ByteBuffer input = ByteBuffer.wrap(received, parsedUpTo, length - parsedUpTo);
-            MpaFrame frame;
-            try {
-                frame = parser.parse(input);
-            } catch (MpaSetupException e) {
-                throw new IwarpNegotiationException(Reason.MALFORMED, e.getMessage(), null);
-            }
-            parsedUpTo = input.position();
+            Received frame = receivedSoFar(expected);
             if (frame != null) {
-                return new Received(frame, Arrays.copyOf(received, key.index()),
-                        Arrays.copyOfRange(received, parsedUpTo, length));
+                return frame;
             }
-            readMore(expected);
+            if (keyReceived) {
+                readMore(expected, deadline);
+            } else {
+                try {
+                    readMore(expected, keyDeadline);
+                } catch (IwarpNegotiationException notAnMpaPeer) {
+                    throw fallbackOr(notAnMpaPeer);
+                }
+            }
         }
     }
 
-    /** Reads until the peer's key is complete (by the key deadline); anything else fails. */
-    private MpaKeyScanner.Found receiveKey(MpaFrameType expected) throws IOException {
-        MpaKeyScanner.Found key;
-        while ((key = MpaKeyScanner.find(received, length)) == null) {
-            requireFrameWithinBound(expected, MpaKeyScanner.safePrefix(received, length));
-            readMore(expected, keyDeadline);
+    /**
+     * Non-blocking: reads what the channel holds and parses it.
+     *
+     * @return the peer's frame once it is whole; null while more must come
+     * @throws IOException as the blocking handshake fails (with fallback, a {@link
+     *         NotAnIwarpPeerException} for a peer that is not an MPA peer)
+     */
+    Received receiveAvailable(MpaFrameType expected) throws IOException {
+        while (true) {
+            Received frame = receivedSoFar(expected);
+            if (frame != null) {
+                return frame;
+            }
+            if (length == received.length) {
+                received = Arrays.copyOf(received, received.length * 2);
+            }
+            int n;
+            try {
+                n = channel.read(ByteBuffer.wrap(received, length, received.length - length));
+                if (n == 0) {
+                    return null;
+                }
+                took(n, expected);
+            } catch (IwarpNegotiationException failure) {
+                throw keyReceived ? failure : fallbackOr(failure);
+            } catch (ClosedChannelException e) {
+                throw e;  // closed here, not by the peer
+            } catch (IOException e) {
+                IwarpNegotiationException failure = connectionFailed(e, "before its MPA " + expected);
+                throw keyReceived ? failure : fallbackOr(failure);
+            }
         }
-        requireFrameWithinBound(expected, key.index());
-        if (key.type() != expected) {
-            throw new IwarpNegotiationException(Reason.NOT_AN_IWARP_PEER, "expected the peer's MPA " + expected
-                    + " but it sent an MPA " + key.type() + (key.type() == MpaFrameType.REQUEST
-                    ? ": it echoes what it receives, or both sides connected" : ": both sides accepted"), null);
+    }
+
+    /** When the handshake times out next: at the key deadline until the key is in, then at the MPA timeout. */
+    long nextDeadlineNanos() {
+        return keyReceived ? deadline : keyDeadline;
+    }
+
+    /**
+     * The failure the handshake ends with at {@code nowNanos}, if a deadline has passed: with
+     * fallback, a {@link NotAnIwarpPeerException} for a peer silent past the key deadline.
+     *
+     * @return the timeout, or null if the handshake may go on
+     */
+    IOException expired(MpaFrameType expected, long nowNanos) {
+        long until = nextDeadlineNanos();
+        if (nowNanos - until < 0) {
+            return null;
         }
-        return key;
+        IwarpNegotiationException timeout = timeout(expected, until);
+        return keyReceived ? timeout : fallbackOr(timeout);
+    }
+
+    /**
+     * Parses what has arrived so far.
+     *
+     * @return the peer's frame once it is whole; null while more must come
+     */
+    private Received receivedSoFar(MpaFrameType expected) throws IOException {
+        if (key == null) {
+            try {
+                MpaKeyScanner.Found found = MpaKeyScanner.find(received, length);
+                if (found == null) {
+                    requireFrameWithinBound(expected, MpaKeyScanner.safePrefix(received, length));
+                    return null;
+                }
+                requireFrameWithinBound(expected, found.index());
+                if (found.type() != expected) {
+                    throw new IwarpNegotiationException(Reason.NOT_AN_IWARP_PEER, "expected the peer's MPA " + expected
+                            + " but it sent an MPA " + found.type() + (found.type() == MpaFrameType.REQUEST
+                            ? ": it echoes what it receives, or both sides connected" : ": both sides accepted"),
+                            null);
+                }
+                key = found;
+            } catch (IwarpNegotiationException notAnMpaPeer) {
+                throw fallbackOr(notAnMpaPeer);
+            }
+            keyReceived = true;
+            parser = new MpaFrameParser(expected);
+            parsedUpTo = key.index();
+        }
+        ByteBuffer input = ByteBuffer.wrap(received, parsedUpTo, length - parsedUpTo);
+        MpaFrame frame;
+        try {
+            frame = parser.parse(input);
+        } catch (MpaSetupException e) {
+            throw new IwarpNegotiationException(Reason.MALFORMED, e.getMessage(), null);
+        }
+        parsedUpTo = input.position();
+        if (frame == null) {
+            return null;
+        }
+        return new Received(frame, Arrays.copyOf(received, key.index()),
+                Arrays.copyOfRange(received, parsedUpTo, length));
     }
 
     /**
@@ -208,10 +310,6 @@ final class MpaHandshake {
                 + maxStreamBytesBeforeFrame + "): " + printable(0), null);
     }
 
-    private void readMore(MpaFrameType expected) throws IOException {
-        readMore(expected, deadline);
-    }
-
     private void readMore(MpaFrameType expected, long until) throws IOException {
         long remainingNanos = until - System.nanoTime();
         if (remainingNanos <= 0) {
@@ -232,6 +330,11 @@ final class MpaHandshake {
             // A peer that closed with our bytes unread reset the connection: that is a close too.
             throw connectionFailed(e, "before its MPA " + expected);
         }
+        took(n, expected);
+    }
+
+    /** Counts what a read took; at the peer's close ({@code n < 0}), fails the handshake. */
+    private void took(int n, MpaFrameType expected) throws IwarpNegotiationException {
         if (n < 0) {
             if (keyReceived) {  // an MPA peer, gone in the middle of its frame
                 throw new IwarpNegotiationException(Reason.CONNECTION_CLOSED, "the peer closed the connection in"
@@ -256,7 +359,11 @@ final class MpaHandshake {
         ByteBuffer out = ByteBuffer.wrap(frame);
         try {
             while (out.hasRemaining()) {
-                channel.write(out);
+                if (channel.write(out) == 0 && !channel.isBlocking()) {
+                    // A new connection's empty send buffer takes a frame this small whole.
+                    throw new IOException("the socket's send buffer took " + out.position() + " of the "
+                            + frame.length + " octets of our MPA frame");
+                }
             }
         } catch (ClosedChannelException e) {
             throw e;  // closed here, not by the peer
