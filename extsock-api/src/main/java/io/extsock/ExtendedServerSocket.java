@@ -18,7 +18,9 @@ import java.net.SocketException;
  * ExtendedSocket#iwarp()}), on the thread that uses it: {@code accept()} returns at once, as for
  * plain TCP, so a slow or misbehaving client cannot hold up the clients behind it, and a failed
  * negotiation reaches the code that handles that connection (the socket is then closed) instead
- * of breaking the accept loop.
+ * of breaking the accept loop. With {@link IwarpOptions#NEGOTIATE_BEFORE_ACCEPT} the server
+ * socket negotiates each connection as it arrives instead, and {@code accept()} returns sockets
+ * already switched.
  *
  * <p>{@link #getChannel()} returns {@code null}, as for any ServerSocket not made by a channel.
  */

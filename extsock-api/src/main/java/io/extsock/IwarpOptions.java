@@ -147,7 +147,36 @@ public final class IwarpOptions {
     public static final SocketOption<Integer> FALLBACK_WAIT =
             new IwarpSocketOption<>("IWARP_FALLBACK_WAIT", Integer.class);
 
-    /** Every option of this class. */
+    /**
+     * On an {@link ExtendedServerSocket} with IWARP_MODE: negotiate each connection as it
+     * arrives, before the application accepts it, as the kernel completes TCP's handshake
+     * before {@code accept}. Default false: each accepted connection negotiates on its first
+     * use, on the thread that uses it (see {@link ExtendedServerSocket}).
+     *
+     * <p>A client's connect then ends one round trip after its MPA Request, however long the
+     * server's application takes to get to that connection; with many clients connecting at
+     * once, setup no longer waits for the server's accept loop (a thread start per connection,
+     * say). In return:
+     * <ul>
+     *   <li>Every connection negotiates with the iWARP options the server socket has at its
+     *       first {@code accept}; they cannot change afterwards (setting one throws), and
+     *       {@code accept} returns sockets already in IWARP_MODE, whose iWARP options are
+     *       settled.
+     *   <li>A connection whose negotiation fails is closed and never returned by {@code
+     *       accept} (it is logged and recorded as a failed negotiation); with {@link #FALLBACK},
+     *       one whose peer is not an iWARP peer is returned as plain TCP, as on first use.
+     *   <li>The negotiations run on one thread of the server socket's, without blocking: one
+     *       that stalls holds a few KiB and a file descriptor until {@link #MPA_TIMEOUT}, never
+     *       a thread. At most 1024 run at once and at most the server socket's backlog of
+     *       negotiated connections wait for {@code accept}; past that the kernel's backlog holds
+     *       the rest. {@link #SETUP} runs on that thread too, once per connection.
+     * </ul>
+     * Not one of {@link #ALL}: a connection has no such option; only ExtendedServerSocket takes it.
+     */
+    public static final SocketOption<Boolean> NEGOTIATE_BEFORE_ACCEPT =
+            new IwarpSocketOption<>("IWARP_NEGOTIATE_BEFORE_ACCEPT", Boolean.class);
+
+    /** Every option of this class that a connection takes (all but {@link #NEGOTIATE_BEFORE_ACCEPT}). */
     public static final Set<SocketOption<?>> ALL = Set.of(IWARP_MODE, CRC, MARKERS, IRD, ORD,
             MAX_FPDU_SIZE, MPA_REVISION, READY_TO_RECEIVE, MPA_TIMEOUT, PRIVATE_DATA, STREAMS, SETUP,
             FALLBACK, FALLBACK_WAIT);

@@ -1,6 +1,8 @@
 package io.extsock.internal;
 
 import io.extsock.IwarpOptions;
+import io.extsock.spi.AcceptedAhead;
+import io.extsock.spi.IwarpAcceptor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -46,6 +48,13 @@ public final class ChannelServerSocketImpl extends SocketImpl {
     private final Map<SocketOption<?>, Object> iwarpSettings =
             Collections.synchronizedMap(new LinkedHashMap<>());
 
+    /** The backlog the channel listens with: with NEGOTIATE_BEFORE_ACCEPT, the most negotiated connections waiting. */
+    private int backlog = DEFAULT_BACKLOG;
+    /** IwarpOptions.NEGOTIATE_BEFORE_ACCEPT. */
+    private volatile boolean negotiateBeforeAccept;
+    /** With NEGOTIATE_BEFORE_ACCEPT, from the first accept on; guarded by stateLock. */
+    private IwarpAcceptor acceptor;
+
     private static volatile Set<SocketOption<?>> supportedOptions;
 
     @Override
@@ -80,7 +89,8 @@ public final class ChannelServerSocketImpl extends SocketImpl {
             if (bindAddress == null) {
                 throw new SocketException("Not bound");
             }
-            ch.bind(bindAddress, backlog < 1 ? DEFAULT_BACKLOG : backlog);
+            this.backlog = backlog < 1 ? DEFAULT_BACKLOG : backlog;
+            ch.bind(bindAddress, this.backlog);
             localport = ((InetSocketAddress) ch.getLocalAddress()).getPort();
         }
     }
@@ -97,6 +107,10 @@ public final class ChannelServerSocketImpl extends SocketImpl {
             if (localport == 0) {
                 throw new SocketException("Not bound");
             }
+        }
+        if (negotiateBeforeAccept && Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE))) {
+            acceptNegotiated((ChannelSocketImpl) s);
+            return;
         }
         SocketChannel accepted;
         boolean interrupted = InterruptShield.enter();
@@ -122,15 +136,53 @@ public final class ChannelServerSocketImpl extends SocketImpl {
         ((ChannelSocketImpl) s).acceptedChannel(accepted, Map.copyOf(iwarpSettings));
     }
 
+    /** NEGOTIATE_BEFORE_ACCEPT: the next connection the engine negotiated, switched or fallen back. */
+    private void acceptNegotiated(ChannelSocketImpl s) throws IOException {
+        IwarpAcceptor negotiating = startedAcceptor();
+        AcceptedAhead next;
+        do {
+            next = negotiating.take(timeout);
+        } while (!next.channel().isOpen());  // its connection ended while it waited: the engine closed it
+        int tos = trafficClass;
+        if (tos != 0) {
+            try {
+                next.channel().setOption(StandardSocketOptions.IP_TOS, tos);
+            } catch (IOException e) {
+                s.close();
+                throw e;
+            }
+        }
+        s.acceptedAhead(next, Map.copyOf(iwarpSettings));
+    }
+
+    /** The acceptor, started at the first accept with the iWARP options set by then. */
+    private IwarpAcceptor startedAcceptor() throws IOException {
+        synchronized (stateLock) {
+            ServerSocketChannel ch = openChannel();
+            if (acceptor == null) {
+                Map<SocketOption<?>, Object> options = new LinkedHashMap<>(iwarpSettings);
+                // Nothing was read or written on a connection yet: FALLBACK may apply.
+                options.put(IwarpOptionValues.NO_EARLIER_STREAM, Boolean.TRUE);
+                acceptor = IwarpProviders.require().acceptAhead(ch, Map.copyOf(options), backlog);
+            }
+            return acceptor;
+        }
+    }
+
     @Override
     protected void close() throws IOException {
         ServerSocketChannel ch;
+        IwarpAcceptor negotiating;
         synchronized (stateLock) {
             if (closed) {
                 return;
             }
             closed = true;
             ch = channel;
+            negotiating = acceptor;
+        }
+        if (negotiating != null) {
+            negotiating.close();  // closes the listener too
         }
         if (ch != null) {
             ch.close();
@@ -224,6 +276,7 @@ public final class ChannelServerSocketImpl extends SocketImpl {
             options = new HashSet<>(channelOptions());
             options.add(StandardSocketOptions.IP_TOS);
             options.addAll(IwarpOptions.ALL);
+            options.add(IwarpOptions.NEGOTIATE_BEFORE_ACCEPT);
             options = Collections.unmodifiableSet(options);
             supportedOptions = options;
         }
@@ -239,8 +292,16 @@ public final class ChannelServerSocketImpl extends SocketImpl {
             throw new IllegalArgumentException("Invalid value '" + value + "'");
         }
         ServerSocketChannel ch = openChannelForOption();
+        if (option == IwarpOptions.NEGOTIATE_BEFORE_ACCEPT || IwarpOptions.ALL.contains(option)) {
+            requireNotNegotiatingYet(option);
+        }
         if (option == StandardSocketOptions.IP_TOS) {
             trafficClass = (Integer) value;
+        } else if (option == IwarpOptions.NEGOTIATE_BEFORE_ACCEPT) {
+            if ((Boolean) value) {
+                IwarpProviders.require();
+            }
+            negotiateBeforeAccept = (Boolean) value;
         } else if (option == IwarpOptions.IWARP_MODE) {
             if ((Boolean) value) {
                 IwarpProviders.require();
@@ -269,11 +330,25 @@ public final class ChannelServerSocketImpl extends SocketImpl {
         if (option == IwarpOptions.IWARP_MODE) {
             return (T) Boolean.valueOf(Boolean.TRUE.equals(iwarpSettings.get(option)));
         }
+        if (option == IwarpOptions.NEGOTIATE_BEFORE_ACCEPT) {
+            return (T) Boolean.valueOf(negotiateBeforeAccept);
+        }
         if (IwarpOptions.ALL.contains(option)) {
             T value = IwarpOptionValues.valueIn(iwarpSettings, option);
             return value instanceof byte[] ? (T) ((byte[]) value).clone() : value;
         }
         return ch.getOption(option);
+    }
+
+    /** Connections already negotiate with the options of the first accept: they cannot change. */
+    private void requireNotNegotiatingYet(SocketOption<?> option) throws SocketException {
+        synchronized (stateLock) {
+            if (acceptor != null) {
+                throw new SocketException("cannot set " + option.name() + ": this server socket negotiates"
+                        + " connections before accept (IWARP_NEGOTIATE_BEFORE_ACCEPT) with the iWARP options it had"
+                        + " at its first accept");
+            }
+        }
     }
 
     // ---- what a server SocketImpl never does ---------------------------------------------

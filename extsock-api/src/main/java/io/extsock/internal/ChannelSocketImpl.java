@@ -2,6 +2,7 @@ package io.extsock.internal;
 
 import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpOptions;
+import io.extsock.spi.AcceptedAhead;
 import io.extsock.spi.IwarpSession;
 import io.extsock.spi.NotAnIwarpPeerException;
 import io.extsock.spi.SocketTransport;
@@ -142,20 +143,8 @@ public final class ChannelSocketImpl extends SocketImpl {
      */
     void acceptedChannel(SocketChannel connection, Map<SocketOption<?>, Object> serverIwarpSettings)
             throws IOException {
-        synchronized (stateLock) {
-            if (channel != null || closed) {
-                connection.close();
-                throw new SocketException("Not a newly created SocketImpl");
-            }
-            channel = connection;
-            this.accepted = true;
-            InetSocketAddress remote = (InetSocketAddress) connection.getRemoteAddress();
-            address = remote.getAddress();
-            port = remote.getPort();
-            localport = ((InetSocketAddress) connection.getLocalAddress()).getPort();
-            iwarpSettings.putAll(serverIwarpSettings);
-        }
         try {
+            takeAccepted(connection, serverIwarpSettings);
             applyPolicy(false, connection);
         } catch (IOException | RuntimeException e) {
             connection.close();
@@ -165,6 +154,61 @@ public final class ChannelSocketImpl extends SocketImpl {
         // The responder's negotiation waits for the first use of the socket, on the thread that
         // uses it: accept() never blocks on a slow peer, and a failure reaches that thread.
         switchPending = Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE));
+    }
+
+    /**
+     * Makes this impl the accepted end of a connection negotiated before accept ({@link
+     * IwarpOptions#NEGOTIATE_BEFORE_ACCEPT}): in IWARP_MODE already, or plain TCP after a
+     * fallback, with the octets the peer sent readable first. The server socket's options
+     * decided it; no policy is asked.
+     */
+    void acceptedAhead(AcceptedAhead connection, Map<SocketOption<?>, Object> serverIwarpSettings)
+            throws IOException {
+        SocketChannel ch = connection.channel();
+        try {
+            takeAccepted(ch, serverIwarpSettings);
+        } catch (IOException | RuntimeException e) {
+            closeAhead(connection);
+            throw e;
+        }
+        if (connection.session() != null) {
+            session = connection.session();
+            transport = connection.session().stream();
+            iwarpMode = true;
+        } else {
+            fallbackCause = connection.fellBack().negotiationFailure();
+            transport = PrefixedTransport.of(new PassthroughTransport(ch), connection.fellBack().receivedOctets());
+            iwarpSettings.remove(IwarpOptions.IWARP_MODE);
+        }
+    }
+
+    /** Makes {@code connection} this impl's channel, once, as ServerSocket's accept expects of a new SocketImpl. */
+    private void takeAccepted(SocketChannel connection, Map<SocketOption<?>, Object> serverIwarpSettings)
+            throws IOException {
+        synchronized (stateLock) {
+            if (channel != null || closed) {
+                throw new SocketException("Not a newly created SocketImpl");
+            }
+            InetSocketAddress remote = (InetSocketAddress) connection.getRemoteAddress();
+            int local = ((InetSocketAddress) connection.getLocalAddress()).getPort();
+            channel = connection;
+            this.accepted = true;
+            address = remote.getAddress();
+            port = remote.getPort();
+            localport = local;
+            iwarpSettings.putAll(serverIwarpSettings);
+        }
+    }
+
+    private static void closeAhead(AcceptedAhead connection) {
+        try {
+            if (connection.session() != null) {
+                connection.session().stream().close();
+            }
+            connection.channel().close();
+        } catch (IOException e) {
+            // refused anyway: its peer sees the connection end
+        }
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.extsock.spi;
 
 import java.io.IOException;
 import java.net.SocketOption;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
 
@@ -54,4 +55,23 @@ public interface IwarpProvider {
      */
     IwarpSession attach(SocketChannel channel, boolean initiator,
                         Map<SocketOption<?>, Object> options) throws IOException;
+
+    /**
+     * Negotiates every connection of a listening channel as it arrives, as the MPA responder,
+     * ahead of the application's {@code accept} (as the kernel completes TCP's handshake before
+     * {@code accept}): the application takes connections already switched, or (with FALLBACK)
+     * going on as plain TCP. A connection whose negotiation fails is closed and never taken.
+     *
+     * @param listener the bound listening channel; the acceptor owns it from now on
+     * @param options  the iWARP options every connection negotiates with, by option
+     * @param backlog  how many negotiated connections may wait to be taken; past that, the
+     *                 provider stops accepting, and the kernel's backlog holds the rest
+     * @return the acceptor, already accepting
+     * @throws UnsupportedOperationException if this provider cannot negotiate ahead of accept
+     * @throws IOException if the acceptor cannot start; the listener is then closed
+     */
+    default IwarpAcceptor acceptAhead(ServerSocketChannel listener, Map<SocketOption<?>, Object> options, int backlog)
+            throws IOException {
+        throw new UnsupportedOperationException(name() + " cannot negotiate connections ahead of accept");
+    }
 }

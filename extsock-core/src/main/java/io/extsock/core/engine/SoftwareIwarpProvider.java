@@ -18,6 +18,7 @@ import io.extsock.core.verbs.MemoryRegistry;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.WirePipeline;
 import io.extsock.internal.IwarpOptionValues;
+import io.extsock.spi.IwarpAcceptor;
 import io.extsock.spi.IwarpProvider;
 import io.extsock.spi.IwarpSession;
 import io.extsock.spi.NotAnIwarpPeerException;
@@ -28,6 +29,7 @@ import java.io.IOException;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
 
@@ -76,26 +78,11 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
             return switchToIwarp(channel, initiator, ConnectionSettings.from(options), new ConnectionCounters(peer, local),
                     started, memory);
         } catch (NotAnIwarpPeerException plainPeer) {
-            IwarpNegotiationException why = plainPeer.negotiationFailure();
-            long duration = System.nanoTime() - started;
-            if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
-                LOG.log(System.Logger.Level.DEBUG, "connection to " + peer + " goes on as plain TCP (FALLBACK): not an"
-                        + " iWARP peer (" + why.reason() + ") after " + duration / 1_000_000 + " ms: "
-                        + why.getMessage());
-            }
-            ExtsockEvents.fellBack(peer, local, initiator, why.reason().name(), why.getMessage(),
-                    plainPeer.receivedOctets().length, duration);
+            reportFellBack(peer, local, initiator, plainPeer, started);
             handBackAsPlainTcp(channel, initiator, noDelay, soTimeout, plainPeer);
             throw plainPeer;
         } catch (IOException | RuntimeException | Error e) {
-            long duration = System.nanoTime() - started;
-            String reason = e instanceof IwarpNegotiationException failure ? failure.reason().name()
-                    : e.getClass().getName();
-            if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
-                LOG.log(System.Logger.Level.DEBUG, "iWARP connection to " + peer + " closed: negotiation failed ("
-                        + reason + ") after " + duration / 1_000_000 + " ms: " + e.getMessage());
-            }
-            ExtsockEvents.negotiationFailed(peer, local, initiator, reason, e.getMessage(), duration);
+            reportFailed(peer, local, initiator, e, started);
             try {
                 channel.close();
             } catch (IOException closeFailure) {
@@ -103,6 +90,38 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
             }
             throw e;
         }
+    }
+
+    @Override
+    public IwarpAcceptor acceptAhead(ServerSocketChannel listener, Map<SocketOption<?>, Object> options, int backlog)
+            throws IOException {
+        return NegotiatingAcceptor.start(listener, ConnectionSettings.from(options), backlog, memory);
+    }
+
+    /** Logs and records (JFR) a switch that found a plain TCP peer and goes on as plain TCP. */
+    static void reportFellBack(String peer, String local, boolean initiator, NotAnIwarpPeerException plainPeer,
+                               long started) {
+        IwarpNegotiationException why = plainPeer.negotiationFailure();
+        long duration = System.nanoTime() - started;
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "connection to " + peer + " goes on as plain TCP (FALLBACK): not an"
+                    + " iWARP peer (" + why.reason() + ") after " + duration / 1_000_000 + " ms: "
+                    + why.getMessage());
+        }
+        ExtsockEvents.fellBack(peer, local, initiator, why.reason().name(), why.getMessage(),
+                plainPeer.receivedOctets().length, duration);
+    }
+
+    /** Logs and records (JFR) a failed negotiation, whose connection is closed. */
+    static void reportFailed(String peer, String local, boolean initiator, Throwable e, long started) {
+        long duration = System.nanoTime() - started;
+        String reason = e instanceof IwarpNegotiationException failure ? failure.reason().name()
+                : e.getClass().getName();
+        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
+            LOG.log(System.Logger.Level.DEBUG, "iWARP connection to " + peer + " closed: negotiation failed ("
+                    + reason + ") after " + duration / 1_000_000 + " ms: " + e.getMessage());
+        }
+        ExtsockEvents.negotiationFailed(peer, local, initiator, reason, e.getMessage(), duration);
     }
 
     /**
@@ -125,7 +144,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
     }
 
     /** The channel's remote or local address, for events and logs ("unknown" if it has none). */
-    private static String address(SocketChannel channel, boolean remote) {
+    static String address(SocketChannel channel, boolean remote) {
         try {
             return ExtsockEvents.address(remote ? channel.getRemoteAddress() : channel.getLocalAddress());
         } catch (IOException | RuntimeException e) {
@@ -139,8 +158,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         // FPDUs go out whole and the engine batches its own writes; Nagle would only hold back
         // the small messages (credits, Read Requests, Terminates) a peer waits for. siw does the same.
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        ExtsockHello hello = settings.streams()
-                ? new ExtsockHello(IwarpStream.RECEIVE_BUFFERS, IwarpStream.BUFFER_SIZE) : ExtsockHello.NONE;
+        ExtsockHello hello = hello(settings);
         var preferences = settings.mpaPreferences(hello);
         int streamBeforeFrame = StreamBeforeFrame.maxOctets(channel, settings.earlierStream());
         MpaHandshake.Outcome outcome = initiator
@@ -148,6 +166,22 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
                         settings.fallbackWaitMillis())
                 : MpaHandshake.respond(channel, preferences, settings.mpaTimeoutMillis(), streamBeforeFrame,
                         settings.fallbackWaitMillis());
+        return negotiated(channel, initiator, settings, counters, started, outcome, hello, memory);
+    }
+
+    /** What this side says of itself in its MPA private data: its stream's buffers, if it runs streams. */
+    static ExtsockHello hello(ConnectionSettings settings) {
+        return settings.streams()
+                ? new ExtsockHello(IwarpStream.RECEIVE_BUFFERS, IwarpStream.BUFFER_SIZE) : ExtsockHello.NONE;
+    }
+
+    /**
+     * After MPA agreed: the engine takes the connection (its queue pair, stream and progress).
+     * Also the end of a negotiation ahead of accept ({@link NegotiatingAcceptor}).
+     */
+    static IwarpSession negotiated(SocketChannel channel, boolean initiator, ConnectionSettings settings,
+                                   ConnectionCounters counters, long started, MpaHandshake.Outcome outcome,
+                                   ExtsockHello hello, DirectBufferPool memory) throws IOException {
         MpaAgreement agreement = outcome.agreement();
         byte[] peerData = agreement.peerPrivateData().toByteArray();
         ExtsockHello peerHello = ExtsockHello.readFrom(peerData);
