@@ -11,6 +11,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -40,6 +43,30 @@ final class ManyConnections {
         }
     }
 
+    /** Which sockets the connections run over, on both ends. */
+    enum Sockets {
+        /** {@code java.net.Socket} and {@code ServerSocket}. */
+        plain(PerfMode.plain.description()),
+        /** ExtendedSockets in IWARP_MODE; each accepted one negotiates on its first use. */
+        iwarp(PerfMode.iwarp.description()),
+        /** As {@link #iwarp}, the server socket negotiating before accept (IwarpOptions.NEGOTIATE_BEFORE_ACCEPT). */
+        iwarpNegotiatedBeforeAccept(PerfMode.iwarp.description() + ", negotiated before accept");
+
+        private final String description;
+
+        Sockets(String description) {
+            this.description = description;
+        }
+
+        String description() {
+            return description;
+        }
+
+        boolean iwarp() {
+            return this != plain;
+        }
+    }
+
     /** One run's wall-clock times, in nanoseconds. */
     record Result(long setupNanos, long roundTripNanos) {
         long totalNanos() {
@@ -52,17 +79,22 @@ final class ManyConnections {
     private ManyConnections() {
     }
 
-    static Result run(boolean iwarp, Threads threads, int connections, int roundTrips, int size)
+    static Result run(Sockets sockets, Threads threads, int connections, int roundTrips, int size)
             throws IOException, InterruptedException {
+        boolean iwarp = sockets.iwarp();
         try (ServerSocket server = iwarp ? new ExtendedServerSocket() : new ServerSocket()) {
             if (iwarp) {
                 server.setOption(IwarpOptions.IWARP_MODE, true);
+            }
+            if (sockets == Sockets.iwarpNegotiatedBeforeAccept) {
+                server.setOption(IwarpOptions.NEGOTIATE_BEFORE_ACCEPT, true);
             }
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), connections);
             InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort());
             AtomicReference<Throwable> failure = new AtomicReference<>();
             CountDownLatch served = new CountDownLatch(connections);
-            Thread acceptor = new Thread(() -> accept(server, threads, connections, size, served, failure),
+            List<Thread> servers = Collections.synchronizedList(new ArrayList<>(connections));
+            Thread acceptor = new Thread(() -> accept(server, threads, connections, size, served, failure, servers),
                     "perf-compare-many-acceptor");
             acceptor.setDaemon(true);
             acceptor.start();
@@ -70,11 +102,12 @@ final class ManyConnections {
             CountDownLatch connected = new CountDownLatch(connections);
             CountDownLatch go = new CountDownLatch(1);
             CountDownLatch done = new CountDownLatch(connections);
+            List<Thread> clients = new ArrayList<>(connections);
             try {
                 long start = System.nanoTime();
                 for (int i = 0; i < connections; i++) {
-                    threads.start(() -> client(address, iwarp, roundTrips, size, connected, go, done, failure),
-                            "perf-compare-many-client");
+                    clients.add(threads.start(() -> client(address, iwarp, roundTrips, size, connected, go, done,
+                            failure), "perf-compare-many-client"));
                 }
                 await(connected, failure, "connecting");
                 long setUp = System.nanoTime();
@@ -82,6 +115,15 @@ final class ManyConnections {
                 await(done, failure, "the round trips");
                 long finished = System.nanoTime();
                 await(served, failure, "the server's ends");
+                // Untimed: 2N threads ending (stacks unmapped, JVM bookkeeping) would otherwise
+                // take CPU from the next run's setup.
+                acceptor.join();
+                for (Thread thread : clients) {
+                    thread.join();
+                }
+                for (Thread thread : servers) {
+                    thread.join();
+                }
                 return new Result(setUp - start, finished - setUp);
             } finally {
                 go.countDown();  // after a failure: the clients still waiting end too
@@ -123,7 +165,7 @@ final class ManyConnections {
     }
 
     private static void accept(ServerSocket server, Threads threads, int connections, int size, CountDownLatch served,
-                               AtomicReference<Throwable> failure) {
+                               AtomicReference<Throwable> failure, List<Thread> servers) {
         for (int i = 0; i < connections; i++) {
             Socket socket;
             try {
@@ -134,7 +176,7 @@ final class ManyConnections {
                 }
                 return;
             }
-            threads.start(() -> echo(socket, size, served), "perf-compare-many-server");
+            servers.add(threads.start(() -> echo(socket, size, served), "perf-compare-many-server"));
         }
     }
 

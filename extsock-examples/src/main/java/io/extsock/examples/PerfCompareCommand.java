@@ -326,10 +326,11 @@ final class PerfCompareCommand implements Callable<Integer> {
         }
     }
 
-    /** A many-connections row: plain or IWARP_MODE, on platform or virtual threads. */
-    private record ManyRow(boolean iwarp, ManyConnections.Threads threads, Row<ManyConnections.Result> row) {
+    /** A many-connections row: plain or IWARP_MODE (negotiated on first use or before accept), on platform or virtual threads. */
+    private record ManyRow(ManyConnections.Sockets sockets, ManyConnections.Threads threads,
+                           Row<ManyConnections.Result> row) {
         String socket() {
-            return iwarp ? PerfMode.iwarp.description() : PerfMode.plain.description();
+            return sockets.description();
         }
     }
 
@@ -341,13 +342,13 @@ final class PerfCompareCommand implements Callable<Integer> {
                 continue;
             }
             Row<ManyConnections.Result> baseline = null;
-            for (boolean iwarp : new boolean[] {false, true}) {
+            for (ManyConnections.Sockets sockets : ManyConnections.Sockets.values()) {
                 Row<ManyConnections.Result> row = new Row<>(
-                        () -> ManyConnections.run(iwarp, threads, connections, connectionRoundTrips, MANY_SIZE),
+                        () -> ManyConnections.run(sockets, threads, connections, connectionRoundTrips, MANY_SIZE),
                         ManyConnections.Result::totalNanos, baseline,
                         "plain, " + threads + " threads (total time)");
-                rows.add(new ManyRow(iwarp, threads, row));
-                baseline = iwarp ? baseline : row;
+                rows.add(new ManyRow(sockets, threads, row));
+                baseline = sockets.iwarp() ? baseline : row;
             }
         }
         return rows;
@@ -366,7 +367,7 @@ final class PerfCompareCommand implements Callable<Integer> {
                 out.println(Units.format("{\"test\":\"many_rr\",\"mode\":\"%s\",\"threads\":\"%s\",\"socket\":\"%s\","
                                 + "\"connections\":%d,\"round_trips\":%d,\"bytes\":%d,\"setup_ms\":%.2f,"
                                 + "\"round_trips_ms\":%.2f,\"total_ms\":%.2f,%s,\"compared_with\":\"%s\",\"rounds\":%d}",
-                        manyRow.iwarp() ? PerfMode.iwarp : PerfMode.plain, manyRow.threads(), manyRow.socket(),
+                        manyRow.sockets().iwarp() ? PerfMode.iwarp : PerfMode.plain, manyRow.threads(), manyRow.socket(),
                         connections, connectionRoundTrips, MANY_SIZE, setup, roundTrips, total, ratio.json(),
                         row.comparedWith, rounds));
             } else {
