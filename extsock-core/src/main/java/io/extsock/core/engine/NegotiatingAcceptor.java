@@ -78,6 +78,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
     private final MpaPreferences preferences;
     private final DirectBufferPool memory;
     private final int backlog;
+    private final int maxPending;
     private final Selector selector;
     private final SelectionKey listenerKey;
     private final Thread thread;
@@ -97,13 +98,14 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
     private IOException stoppedBy;
 
     private NegotiatingAcceptor(ServerSocketChannel listener, ConnectionSettings settings, int backlog,
-                                DirectBufferPool memory) throws IOException {
+                                DirectBufferPool memory, int maxPending) throws IOException {
         this.listener = listener;
         this.settings = settings;
         this.hello = SoftwareIwarpProvider.hello(settings);
         this.preferences = settings.mpaPreferences(hello);
         this.memory = memory;
         this.backlog = Math.max(1, backlog);
+        this.maxPending = maxPending;
         this.selector = Selector.open();
         try {
             listener.configureBlocking(false);
@@ -125,9 +127,15 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
      */
     static NegotiatingAcceptor start(ServerSocketChannel listener, ConnectionSettings settings, int backlog,
                                      DirectBufferPool memory) throws IOException {
+        return start(listener, settings, backlog, memory, MAX_PENDING);
+    }
+
+    /** As above, with at most {@code maxPending} negotiations at once (tests: a limit that is quick to reach). */
+    static NegotiatingAcceptor start(ServerSocketChannel listener, ConnectionSettings settings, int backlog,
+                                     DirectBufferPool memory, int maxPending) throws IOException {
         NegotiatingAcceptor acceptor;
         try {
-            acceptor = new NegotiatingAcceptor(listener, settings, backlog, memory);
+            acceptor = new NegotiatingAcceptor(listener, settings, backlog, memory, maxPending);
         } catch (IOException | RuntimeException e) {
             try {
                 listener.close();
@@ -201,18 +209,13 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
     }
 
     /** How many negotiated connections wait to be taken. */
-    int readyCount() {
+    private int readyCount() {
         lock.lock();
         try {
             return ready.size();
         } finally {
             lock.unlock();
         }
-    }
-
-    /** How many negotiations are in progress (the acceptor's thread changes it; a test's look). */
-    int pendingCount() {
-        return pending.size();
     }
 
     private void run() {
@@ -222,7 +225,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
                 long now = System.nanoTime();
                 long nextDeadline = expire(now);
                 handOverFellBack();  // before the select blocks: what fell back is taken meanwhile
-                boolean room = pending.size() < MAX_PENDING && readyCount() < backlog;
+                boolean room = pending.size() < maxPending && readyCount() < backlog;
                 boolean retrying = acceptRetryAt != 0 && now - acceptRetryAt < 0;
                 listenerKey.interestOps(room && !retrying ? SelectionKey.OP_ACCEPT : 0);
                 long wake = retrying ? acceptRetryAt : nextDeadline;
@@ -256,7 +259,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
 
     /** Accepts until the kernel's queue is empty or a limit is reached. */
     private void acceptWhileRoom() throws IOException {
-        while (pending.size() < MAX_PENDING && readyCount() < backlog) {
+        while (pending.size() < maxPending && readyCount() < backlog) {
             SocketChannel channel;
             try {
                 channel = listener.accept();
