@@ -167,9 +167,11 @@ public final class IwarpOptions {
      *       one whose peer is not an iWARP peer is returned as plain TCP, as on first use.
      *   <li>The negotiations run on one thread of the server socket's, without blocking: one
      *       that stalls holds a few KiB and a file descriptor until {@link #MPA_TIMEOUT}, never
-     *       a thread. At most 1024 run at once and at most the server socket's backlog of
-     *       negotiated connections wait for {@code accept}; past that the kernel's backlog holds
-     *       the rest. {@link #SETUP} runs on that thread too, once per connection.
+     *       a thread. At most 1024 are pending at once: past that, a new connection ends the
+     *       oldest pending one (an honest client negotiates within a round trip). At most the
+     *       server socket's backlog of negotiated connections wait for {@code accept}; past that
+     *       the kernel's backlog holds the rest. {@link #SETUP} runs on that thread too, once per
+     *       connection.
      * </ul>
      * Not one of {@link #ALL}: a connection has no such option; only ExtendedServerSocket takes it.
      */

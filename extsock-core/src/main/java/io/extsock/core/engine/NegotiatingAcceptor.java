@@ -1,5 +1,6 @@
 package io.extsock.core.engine;
 
+import io.extsock.IwarpNegotiationException;
 import io.extsock.core.memory.DirectBufferPool;
 import io.extsock.core.mpa.MpaFrameType;
 import io.extsock.core.mpa.MpaPreferences;
@@ -40,9 +41,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * as plain TCP, with the octets it sent.
  *
  * <p>What a hostile client can hold: a pending negotiation costs a buffer of a few KiB and a file
- * descriptor, no thread, and ends at the MPA timeout (or the fallback wait); at most {@link
- * #MAX_PENDING} are pending at once and at most {@code backlog} negotiated connections wait to be
- * taken. Past either limit the thread stops accepting, and the kernel's backlog holds the rest.
+ * descriptor, no thread, and ends at the MPA timeout (or the fallback wait). At most {@link
+ * #MAX_PENDING} are pending at once: a new connection past that ends the oldest pending one, as
+ * a kernel under a SYN flood drops its oldest half-open connections. An honest client negotiates
+ * within a round trip, so the oldest is almost surely a staller, and a crowd of stallers cannot
+ * keep honest clients out for as long as their MPA timeout. At most {@code backlog} negotiated
+ * connections wait to be taken; past that the thread stops accepting, and the kernel's backlog
+ * holds the rest until the application accepts again.
  */
 final class NegotiatingAcceptor implements IwarpAcceptor {
 
@@ -88,6 +93,8 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
     /** Acceptor thread only: fell back, waiting for their selector keys to go before blocking mode. */
     private final List<AcceptedAhead> fellBack = new ArrayList<>();
     private long acceptRetryAt;
+    /** Acceptor thread only: pending negotiations ended to make room. */
+    private long evictions;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition arrived = lock.newCondition();
@@ -130,7 +137,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
         return start(listener, settings, backlog, memory, MAX_PENDING);
     }
 
-    /** As above, with at most {@code maxPending} negotiations at once (tests: a limit that is quick to reach). */
+    /** As above, with at most {@code maxPending} negotiations pending at once (tests: a limit that is quick to reach). */
     static NegotiatingAcceptor start(ServerSocketChannel listener, ConnectionSettings settings, int backlog,
                                      DirectBufferPool memory, int maxPending) throws IOException {
         NegotiatingAcceptor acceptor;
@@ -225,7 +232,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
                 long now = System.nanoTime();
                 long nextDeadline = expire(now);
                 handOverFellBack();  // before the select blocks: what fell back is taken meanwhile
-                boolean room = pending.size() < maxPending && readyCount() < backlog;
+                boolean room = readyCount() < backlog;
                 boolean retrying = acceptRetryAt != 0 && now - acceptRetryAt < 0;
                 listenerKey.interestOps(room && !retrying ? SelectionKey.OP_ACCEPT : 0);
                 long wake = retrying ? acceptRetryAt : nextDeadline;
@@ -259,7 +266,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
 
     /** Accepts until the kernel's queue is empty or a limit is reached. */
     private void acceptWhileRoom() throws IOException {
-        while (pending.size() < maxPending && readyCount() < backlog) {
+        while (readyCount() < backlog) {
             SocketChannel channel;
             try {
                 channel = listener.accept();
@@ -282,6 +289,9 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
     /** A new connection: its handshake starts, with whatever of the Request is already there. */
     private void begin(SocketChannel channel) {
         long started = System.nanoTime();
+        if (pending.size() >= maxPending) {
+            evictOldest(started);
+        }
         Pending connection;
         try {
             channel.configureBlocking(false);
@@ -370,6 +380,20 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
             queue(connection);
         }
         fellBack.clear();
+    }
+
+    /** Ends the oldest pending negotiation, to make room for a new connection. */
+    private void evictOldest(long now) {
+        Pending oldest = pending.get(0);  // the list is in arrival order
+        if (evictions++ == 0) {
+            LOG.log(System.Logger.Level.WARNING, "accepting ahead on " + listener + ": " + pending.size()
+                    + " negotiations pending, the most it holds; each new connection now ends the oldest pending"
+                    + " one (a flood of stalled connections? later evictions are logged at DEBUG)");
+        }
+        failed(oldest, new IwarpNegotiationException(IwarpNegotiationException.Reason.TIMEOUT, "the peer's MPA Request"
+                + " was not whole after " + (now - oldest.started) / 1_000_000 + " ms, while " + pending.size()
+                + " negotiations were pending, the most the server socket holds: the oldest made room for a new"
+                + " connection", null));
     }
 
     private void failed(Pending connection, Throwable e) {

@@ -17,15 +17,13 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -36,40 +34,42 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link NegotiatingAcceptor}'s limits and records, with a pending limit small enough to reach:
- * stalled negotiations past the limit wait in the kernel's backlog, not in memory, and each one
- * that ends at its MPA timeout is recorded as a failed negotiation.
+ * past it a new connection ends the oldest pending negotiation, and a negotiation that ends at its
+ * MPA timeout is recorded as a failed one.
  */
 @Timeout(60)
 class NegotiatingAcceptorTest {
 
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
     private static final int STALL_TIMEOUT_MILLIS = 1_500;
+    private static final int LONG_STALL_MILLIS = 30_000;
 
     @TempDir
     Path temp;
 
     @Test
-    void pastThePendingLimitConnectionsWaitInTheKernelUntilAStallerTimesOut() throws Exception {
+    void pastThePendingLimitANewConnectionEndsTheOldestPendingNegotiation() throws Exception {
         ServerSocketChannel listener = listener();
         int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
         List<Socket> stallers = new ArrayList<>();
-        try (NegotiatingAcceptor acceptor = NegotiatingAcceptor.start(listener, settings(), 50,
+        try (NegotiatingAcceptor acceptor = NegotiatingAcceptor.start(listener, settings(LONG_STALL_MILLIS), 50,
                 DirectBufferPool.shared(), 3)) {
             for (int i = 0; i < 3; i++) {
-                stallers.add(new Socket(LOOPBACK, port));  // connected, and silent: three pending
+                Socket staller = new Socket(LOOPBACK, port);  // connected, and silent: three pending
+                staller.setSoTimeout(10_000);
+                stallers.add(staller);
             }
-            CompletableFuture<ExtendedSocket> honest = CompletableFuture.supplyAsync(() -> connect(port));
-            assertThrows(TimeoutException.class, () -> honest.get(STALL_TIMEOUT_MILLIS / 3, TimeUnit.MILLISECONDS),
-                    "a fourth negotiation waits while three are pending");
-            try (ExtendedSocket client = honest.get(20, TimeUnit.SECONDS)) {  // the stallers timed out
+            try (ExtendedSocket client = connect(port)) {
                 AcceptedAhead accepted = acceptor.take(10_000);
                 assertEquals(client.getLocalPort(), ((InetSocketAddress) accepted.channel().getRemoteAddress()).getPort());
                 assertTrue(accepted.session() != null, "switched");
                 accepted.session().stream().close();
             }
-            for (Socket staller : stallers) {
-                staller.setSoTimeout(10_000);
-                assertEquals(-1, readEndOrReset(staller.getInputStream()), "closed at its MPA timeout");
+            assertEquals(-1, readEndOrReset(stallers.get(0).getInputStream()), "the oldest made room");
+            for (Socket younger : stallers.subList(1, 3)) {
+                younger.setSoTimeout(200);
+                assertThrows(SocketTimeoutException.class, () -> younger.getInputStream().read(),
+                        "the younger stallers are still pending (their MPA timeout is " + LONG_STALL_MILLIS + " ms)");
             }
         } finally {
             for (Socket staller : stallers) {
@@ -93,7 +93,7 @@ class NegotiatingAcceptorTest {
             staller.getOutputStream().write("MPA ID Req Fr".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             staller.setSoTimeout(10_000);
             assertEquals(-1, readEndOrReset(staller.getInputStream()));
-            assertThrows(java.net.SocketTimeoutException.class, () -> acceptor.take(100), "never taken");
+            assertThrows(SocketTimeoutException.class, () -> acceptor.take(100), "never taken");
             recording.stop();
             Path file = Files.createTempFile(temp, "events", ".jfr");
             recording.dump(file);
@@ -122,7 +122,11 @@ class NegotiatingAcceptorTest {
     }
 
     private static ConnectionSettings settings() {
-        return ConnectionSettings.from(Map.of(IwarpOptions.MPA_TIMEOUT, STALL_TIMEOUT_MILLIS,
+        return settings(STALL_TIMEOUT_MILLIS);
+    }
+
+    private static ConnectionSettings settings(int mpaTimeoutMillis) {
+        return ConnectionSettings.from(Map.of(IwarpOptions.MPA_TIMEOUT, mpaTimeoutMillis,
                 IwarpOptionValues.NO_EARLIER_STREAM, Boolean.TRUE));
     }
 
