@@ -25,9 +25,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code limit-ms}. Then waits for the server to close every staller at its MPA timeout. The
  * stallers' burst is accepted in full (the backlog drained) before the second measurement.
  *
+ * <p>{@code negotiation}: {@code first-use} (the default: each accepted socket negotiates on its
+ * first use, on the thread the accept loop started for it) or {@code before-accept} (the server
+ * socket negotiates every connection as it arrives, IwarpOptions.NEGOTIATE_BEFORE_ACCEPT: the
+ * stallers then never reach the accept loop, and hold no thread).
+ *
  * <pre>
  * java -cp 'extsock-bench/target/extsock-bench.jar:extsock-bench/target/lib/*' \
- *     io.extsock.bench.StalledNegotiationBench [stallers=1000] [rounds=20] [limit-ms=100] [mpa-timeout-ms=20000]
+ *     io.extsock.bench.StalledNegotiationBench [stallers=1000] [rounds=20] [limit-ms=100] [mpa-timeout-ms=20000] \
+ *     [negotiation=first-use|before-accept]
  * </pre>
  */
 public final class StalledNegotiationBench {
@@ -40,12 +46,17 @@ public final class StalledNegotiationBench {
         int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 20;
         long limitMillis = args.length > 2 ? Long.parseLong(args[2]) : 100;
         int mpaTimeout = args.length > 3 ? Integer.parseInt(args[3]) : 20_000;
+        boolean beforeAccept = args.length > 4 && args[4].equals("before-accept");
+        if (args.length > 4 && !beforeAccept && !args[4].equals("first-use")) {
+            throw new IllegalArgumentException("negotiation is first-use or before-accept, not " + args[4]);
+        }
         AtomicInteger timedOut = new AtomicInteger();
         AtomicInteger accepted = new AtomicInteger();
         List<Socket> stalled = new ArrayList<>();
         try (ExtendedServerSocket server = new ExtendedServerSocket()) {
             server.setOption(IwarpOptions.IWARP_MODE, true);
             server.setOption(IwarpOptions.MPA_TIMEOUT, mpaTimeout);
+            server.setOption(IwarpOptions.NEGOTIATE_BEFORE_ACCEPT, beforeAccept);
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), stallers + 100);
             Thread acceptor = new Thread(() -> acceptLoop(server, accepted, timedOut), "acceptor");
             acceptor.setDaemon(true);
@@ -66,14 +77,23 @@ public final class StalledNegotiationBench {
                 }
             }
             double connectedMillis = (System.nanoTime() - start) / 1e6;
-            // The accept loop starts a thread per socket: let it drain the backlog first, so that
-            // what is measured is the stallers pending, not a queue of 1,000 thread starts.
-            while (accepted.get() < 2 * rounds + stallers) {
-                Thread.sleep(1);
+            if (beforeAccept) {
+                // Negotiations begin in arrival order: once a client behind the stallers is
+                // through, every staller is pending on the server socket's thread.
+                honestEcho(address);
+            } else {
+                // The accept loop starts a thread per socket: let it drain the backlog first, so that
+                // what is measured is the stallers pending, not a queue of 1,000 thread starts.
+                while (accepted.get() < 2 * rounds + stallers) {
+                    Thread.sleep(1);
+                }
             }
             double acceptedMillis = (System.nanoTime() - start) / 1e6;
             double[] withStallers = latencies(address, rounds);
-            int closedMeanwhile = timedOut.get();
+            // Before accept, the stallers never reach the accept loop: a timeout is seen by the clock.
+            int closedMeanwhile = beforeAccept
+                    ? (System.nanoTime() - start) / 1_000_000 >= mpaTimeout ? 1 : 0
+                    : timedOut.get();
 
             for (Socket staller : stalled) {
                 staller.setSoTimeout(mpaTimeout * 3);
@@ -90,10 +110,12 @@ public final class StalledNegotiationBench {
             double medianAlone = median(alone);
             double medianWith = median(withStallers);
             double delay = medianWith - medianAlone;
-            System.out.printf("%d stallers connected in %.0f ms, all accepted (a thread started for each) at %.0f ms;"
+            System.out.printf("%d stallers connected in %.0f ms, all %s at %.0f ms;"
                     + " MPA timeout %d ms; every staller closed by the server %.0f ms after the first connected"
-                    + " (%d closed while the honest clients ran)%n", stallers, connectedMillis, acceptedMillis,
-                    mpaTimeout, allClosedMillis, closedMeanwhile);
+                    + " (%d closed while the honest clients ran)%n", stallers, connectedMillis, beforeAccept
+                    ? "pending on the server socket's negotiating thread (none accepted)"
+                    : "accepted (a thread started for each)", acceptedMillis, mpaTimeout, allClosedMillis,
+                    closedMeanwhile);
             System.out.printf("honest connect + switch + 1 KiB echo, %d rounds: alone median %.2f ms, max %.2f;"
                     + " with stallers median %.2f ms, max %.2f; delay of the median %.2f ms (limit %d)%n", rounds,
                     medianAlone, max(alone), medianWith, max(withStallers), delay, limitMillis);
