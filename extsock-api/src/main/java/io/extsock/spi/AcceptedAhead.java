@@ -16,7 +16,10 @@ public record AcceptedAhead(SocketChannel channel, IwarpSession session, NotAnIw
     /**
      * Checks that exactly one of {@code session} and {@code fellBack} is given.
      *
-     * @throws IllegalArgumentException if both or neither are
+     * @param channel  the connection
+     * @param session  the switched connection, or null
+     * @param fellBack why the connection fell back, or null
+     * @throws IllegalArgumentException if both or neither are given, or no channel
      */
     public AcceptedAhead {
         if (channel == null || (session == null) == (fellBack == null)) {
