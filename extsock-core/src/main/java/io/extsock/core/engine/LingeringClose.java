@@ -72,7 +72,7 @@ final class LingeringClose {
             closeQuietly(channel);
             return;
         }
-        thread.execute(new LingeringClose(channel, thread, quietMillis)::watch);
+        thread.executeSoon(new LingeringClose(channel, thread, quietMillis)::watch);  // the kernel holds what comes meanwhile
     }
 
     /** Connections lingering now, in this JVM. */
