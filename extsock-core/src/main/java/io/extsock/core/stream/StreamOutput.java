@@ -423,7 +423,19 @@ final class StreamOutput implements WorkCompleter {
                 credits--;
                 finSent = true;
             }
-            post(StreamHeader.FIN, 0, null, 0, 0, true);
+            try {
+                post(StreamHeader.FIN, 0, null, 0, 0, true);
+            } catch (SocketException e) {
+                synchronized (this) {
+                    if ((peerClosed || peerReset) && !closed) {
+                        // The peer's close was processed between the check above and the post
+                        // (the engine marks the stream ended before it refuses posts): the same
+                        // case, the same success.
+                        return;
+                    }
+                }
+                throw e;
+            }
         } finally {
             writing.unlock();
         }
