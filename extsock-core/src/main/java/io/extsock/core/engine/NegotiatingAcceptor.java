@@ -159,10 +159,11 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
     public AcceptedAhead take(long timeoutMillis) throws IOException {
         long deadline = timeoutMillis > 0 ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis) : 0;
         boolean interrupted = false;
+        boolean wasFull;
         AcceptedAhead next;
         lock.lock();
         try {
-            while ((next = ready.poll()) == null) {
+            while (ready.isEmpty()) {
                 if (closed) {
                     throw new SocketException("Socket is closed");
                 }
@@ -186,13 +187,17 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
                     interrupted = true;  // as ServerSocket.accept: an interrupt does not end the wait
                 }
             }
+            wasFull = ready.size() >= backlog;
+            next = ready.poll();
         } finally {
             lock.unlock();
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
         }
-        selector.wakeup();  // room in the queue again: the thread may accept more
+        if (wasFull) {
+            selector.wakeup();  // room in the queue again: the thread accepts more
+        }
         return next;
     }
 
