@@ -71,9 +71,10 @@ final class MpaHandshake {
 
     private byte[] received = new byte[4096];
     private int length;
-    /** The peer's MPA key arrived whole: it is an MPA peer, whatever happens next. */
-    private boolean keyReceived;
-    /** Where the key was found, once it was; the frame parser and how far it got after it. */
+    /**
+     * Where the peer's MPA key was found, once it arrived whole (from then on it is an MPA peer,
+     * whatever happens next); the frame parser and how far it got after it.
+     */
     private MpaKeyScanner.Found key;
     private MpaFrameParser parser;
     private int parsedUpTo;
@@ -175,14 +176,10 @@ final class MpaHandshake {
             if (frame != null) {
                 return frame;
             }
-            if (keyReceived) {
-                readMore(expected, deadline);
-            } else {
-                try {
-                    readMore(expected, keyDeadline);
-                } catch (IwarpNegotiationException notAnMpaPeer) {
-                    throw fallbackOr(notAnMpaPeer);
-                }
+            try {
+                readMore(expected, nextDeadlineNanos());
+            } catch (IwarpNegotiationException failure) {
+                throw fallbackOr(failure);
             }
         }
     }
@@ -200,9 +197,7 @@ final class MpaHandshake {
             if (frame != null) {
                 return frame;
             }
-            if (length == received.length) {
-                received = Arrays.copyOf(received, received.length * 2);
-            }
+            makeRoom();
             int n;
             try {
                 n = channel.read(ByteBuffer.wrap(received, length, received.length - length));
@@ -211,19 +206,18 @@ final class MpaHandshake {
                 }
                 took(n, expected);
             } catch (IwarpNegotiationException failure) {
-                throw keyReceived ? failure : fallbackOr(failure);
+                throw fallbackOr(failure);
             } catch (ClosedChannelException e) {
                 throw e;  // closed here, not by the peer
             } catch (IOException e) {
-                IwarpNegotiationException failure = connectionFailed(e, "before its MPA " + expected);
-                throw keyReceived ? failure : fallbackOr(failure);
+                throw fallbackOr(connectionFailed(e, "before its MPA " + expected));
             }
         }
     }
 
     /** When the handshake times out next: at the key deadline until the key is in, then at the MPA timeout. */
     long nextDeadlineNanos() {
-        return keyReceived ? deadline : keyDeadline;
+        return key != null ? deadline : keyDeadline;
     }
 
     /**
@@ -237,8 +231,7 @@ final class MpaHandshake {
         if (nowNanos - until < 0) {
             return null;
         }
-        IwarpNegotiationException timeout = timeout(expected, until);
-        return keyReceived ? timeout : fallbackOr(timeout);
+        return fallbackOr(timeout(expected, until));
     }
 
     /**
@@ -265,7 +258,6 @@ final class MpaHandshake {
             } catch (IwarpNegotiationException notAnMpaPeer) {
                 throw fallbackOr(notAnMpaPeer);
             }
-            keyReceived = true;
             parser = new MpaFrameParser(expected);
             parsedUpTo = key.index();
         }
@@ -285,11 +277,12 @@ final class MpaHandshake {
     }
 
     /**
-     * What to throw for a failure that shows the peer is no MPA peer: with fallback on, the
-     * signal that the connection goes on as plain TCP, with every octet read; else the failure.
+     * What to throw for a failure of the handshake: before the peer's key is in, it shows the
+     * peer is no MPA peer, and with fallback on the signal is that the connection goes on as
+     * plain TCP, with every octet read; else (fallback off, or an MPA peer's failure) the failure.
      */
     private IOException fallbackOr(IwarpNegotiationException notAnMpaPeer) {
-        if (fallbackWaitMillis == ConnectionSettings.NO_FALLBACK) {
+        if (fallbackWaitMillis == ConnectionSettings.NO_FALLBACK || key != null) {
             return notAnMpaPeer;
         }
         return new NotAnIwarpPeerException(notAnMpaPeer, Arrays.copyOf(received, length));
@@ -315,9 +308,7 @@ final class MpaHandshake {
         if (remainingNanos <= 0) {
             throw timeout(expected, until);
         }
-        if (length == received.length) {
-            received = Arrays.copyOf(received, received.length * 2);
-        }
+        makeRoom();
         channel.socket().setSoTimeout((int) Math.max(1, remainingNanos / 1_000_000));
         int n;
         try {
@@ -333,10 +324,17 @@ final class MpaHandshake {
         took(n, expected);
     }
 
+    /** Room for the next read: the buffer doubles when full (the frame's bound limits it). */
+    private void makeRoom() {
+        if (length == received.length) {
+            received = Arrays.copyOf(received, received.length * 2);
+        }
+    }
+
     /** Counts what a read took; at the peer's close ({@code n < 0}), fails the handshake. */
     private void took(int n, MpaFrameType expected) throws IwarpNegotiationException {
         if (n < 0) {
-            if (keyReceived) {  // an MPA peer, gone in the middle of its frame
+            if (key != null) {  // an MPA peer, gone in the middle of its frame
                 throw new IwarpNegotiationException(Reason.CONNECTION_CLOSED, "the peer closed the connection in"
                         + " the middle of its MPA " + expected + "; it sent " + printable(0), null);
             }
