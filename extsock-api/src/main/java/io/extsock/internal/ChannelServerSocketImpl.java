@@ -129,9 +129,11 @@ public final class ChannelServerSocketImpl extends SocketImpl {
         } finally {
             InterruptShield.exit(interrupted);
         }
-        int tos = trafficClass;
-        if (tos != 0) {
-            accepted.setOption(StandardSocketOptions.IP_TOS, tos);
+        try {
+            applyTrafficClass(accepted);
+        } catch (IOException e) {
+            accepted.close();
+            throw e;
         }
         ((ChannelSocketImpl) s).acceptedChannel(accepted, Map.copyOf(iwarpSettings));
     }
@@ -143,16 +145,21 @@ public final class ChannelServerSocketImpl extends SocketImpl {
         do {
             next = negotiating.take(timeout);
         } while (!next.channel().isOpen());  // its connection ended while it waited: the engine closed it
-        int tos = trafficClass;
-        if (tos != 0) {
-            try {
-                next.channel().setOption(StandardSocketOptions.IP_TOS, tos);
-            } catch (IOException e) {
-                s.close();
-                throw e;
-            }
+        try {
+            applyTrafficClass(next.channel());
+        } catch (IOException e) {
+            next.discard();
+            throw e;
         }
         s.acceptedAhead(next, Map.copyOf(iwarpSettings));
+    }
+
+    /** IP_TOS as set on this server socket, for a connection it accepted (see {@link #trafficClass}). */
+    private void applyTrafficClass(SocketChannel accepted) throws IOException {
+        int tos = trafficClass;
+        if (tos != 0) {
+            accepted.setOption(StandardSocketOptions.IP_TOS, tos);
+        }
     }
 
     /** The acceptor, started at the first accept with the iWARP options set by then. */

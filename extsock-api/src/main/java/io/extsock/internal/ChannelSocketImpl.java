@@ -168,7 +168,7 @@ public final class ChannelSocketImpl extends SocketImpl {
         try {
             takeAccepted(ch, serverIwarpSettings);
         } catch (IOException | RuntimeException e) {
-            closeAhead(connection);
+            connection.discard();
             throw e;
         }
         if (connection.session() != null) {
@@ -197,17 +197,6 @@ public final class ChannelSocketImpl extends SocketImpl {
             port = remote.getPort();
             localport = local;
             iwarpSettings.putAll(serverIwarpSettings);
-        }
-    }
-
-    private static void closeAhead(AcceptedAhead connection) {
-        try {
-            if (connection.session() != null) {
-                connection.session().stream().close();
-            }
-            connection.channel().close();
-        } catch (IOException e) {
-            // refused anyway: its peer sees the connection end
         }
     }
 

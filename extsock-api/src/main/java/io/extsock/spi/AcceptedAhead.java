@@ -1,5 +1,6 @@
 package io.extsock.spi;
 
+import java.io.IOException;
 import java.nio.channels.SocketChannel;
 
 /**
@@ -25,6 +26,25 @@ public record AcceptedAhead(SocketChannel channel, IwarpSession session, NotAnIw
         if (channel == null || (session == null) == (fellBack == null)) {
             throw new IllegalArgumentException("a connection accepted ahead has a channel and either a session or"
                     + " the reason it fell back");
+        }
+    }
+
+    /**
+     * Closes a connection that no application will use: its session, if it switched, and its
+     * channel. Errors are ignored: its peer sees the connection end either way.
+     */
+    public void discard() {
+        try {
+            if (session != null) {
+                session.stream().close();
+            }
+        } catch (IOException | RuntimeException e) {
+            // the channel's close below ends it too
+        }
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // closing is all that is left to do with it
         }
     }
 }

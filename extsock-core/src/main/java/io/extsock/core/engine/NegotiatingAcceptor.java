@@ -349,8 +349,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
                     new ConnectionCounters(connection.peer, connection.local), connection.started, outcome, hello,
                     memory);
         } catch (IOException | RuntimeException | Error e) {
-            SoftwareIwarpProvider.reportFailed(connection.peer, connection.local, false, e, connection.started);
-            closeQuietly(channel);
+            failed(connection, e);
             if (e instanceof Error error) {
                 throw error;
             }
@@ -442,7 +441,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
         } finally {
             lock.unlock();
         }
-        discard(connection);  // closed meanwhile: nobody will take it
+        connection.discard();  // closed meanwhile: nobody will take it
     }
 
     /** The thread's end: every connection not taken is closed, and so is the listener. */
@@ -464,7 +463,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
         untaken.addAll(fellBack);
         fellBack.clear();
         for (AcceptedAhead connection : untaken) {
-            discard(connection);
+            connection.discard();
         }
         closeQuietly(listener);
         try {
@@ -472,17 +471,6 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
         } catch (IOException e) {
             // nothing is left to use it
         }
-    }
-
-    private static void discard(AcceptedAhead connection) {
-        if (connection.session() != null) {
-            try {
-                connection.session().stream().close();
-            } catch (IOException | RuntimeException e) {
-                // its peer sees the connection end either way
-            }
-        }
-        closeQuietly(connection.channel());
     }
 
     private static void closeQuietly(java.nio.channels.Channel channel) {
