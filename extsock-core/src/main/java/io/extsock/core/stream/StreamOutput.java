@@ -198,7 +198,7 @@ final class StreamOutput implements WorkCompleter {
                                 // As TCP after shutdown(SHUT_WR): EPIPE, the connection itself unharmed.
                                 throw SocketErrors.brokenPipe(null);
                             }
-                            if ((peerClosed || peerReset) && !closed) {
+                            if (peerGoneLocked()) {
                                 writeAfterPeerEnded();
                                 return;
                             }
@@ -413,7 +413,7 @@ final class StreamOutput implements WorkCompleter {
             sendBatch(0);  // every byte written goes before the FIN
             awaitInterruptibleOnVirtual(canSend);
             synchronized (this) {
-                if ((peerClosed || peerReset) && !closed) {
+                if (peerGoneLocked()) {
                     // As on TCP, where shutting down output after the peer's FIN or reset still
                     // succeeds: the peer is gone, so there is nobody left to tell.
                     finSent = true;
@@ -427,7 +427,7 @@ final class StreamOutput implements WorkCompleter {
                 post(StreamHeader.FIN, 0, null, 0, 0, true);
             } catch (SocketException e) {
                 synchronized (this) {
-                    if ((peerClosed || peerReset) && !closed) {
+                    if (peerGoneLocked()) {
                         // The peer's close was processed between the check above and the post
                         // (the engine marks the stream ended before it refuses posts): the same
                         // case, the same success.
@@ -439,6 +439,11 @@ final class StreamOutput implements WorkCompleter {
         } finally {
             writing.unlock();
         }
+    }
+
+    /** Holding the monitor: the peer closed or reset TCP, and this socket is still open. */
+    private boolean peerGoneLocked() {
+        return (peerClosed || peerReset) && !closed;
     }
 
     /** Credits this writer holds now. */
