@@ -3,7 +3,6 @@ package io.extsock.bench;
 import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -77,7 +76,7 @@ public final class ConnectionSetupCost {
                     try (Socket accepted = server.accept()) {
                         accepted.setTcpNoDelay(true);
                         InputStream in = accepted.getInputStream();
-                        readFully(in, message);
+                        StreamRounds.readFully(in, message, SIZE);
                         accepted.getOutputStream().write(message);
                         if (in.read() >= 0) {
                             throw new IOException("the client sent more than its message");
@@ -98,23 +97,12 @@ public final class ConnectionSetupCost {
                         }
                         client.connect(address, 10_000);
                         client.getOutputStream().write(message);
-                        readFully(client.getInputStream(), message);
+                        StreamRounds.readFully(client.getInputStream(), message, SIZE);
                     }
                 }
                 long nanos = cpu ? threads.elapsedNanos() : System.nanoTime() - start;
                 return nanos / 1_000.0 / connections;
             }
         };
-    }
-
-    private static void readFully(InputStream in, byte[] buffer) throws IOException {
-        int read = 0;
-        while (read < buffer.length) {
-            int n = in.read(buffer, read, buffer.length - read);
-            if (n < 0) {
-                throw new EOFException("the peer closed after " + read + " of " + buffer.length + " octets");
-            }
-            read += n;
-        }
     }
 }
