@@ -26,17 +26,14 @@ import java.net.SocketException;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -383,20 +380,14 @@ class IwarpFallbackTest {
     @Test
     void aResponderRecordsTheFallback() throws Exception {
         List<RecordedEvent> events;
-        try (Recording recording = new Recording(); ExtendedServerSocket server = fallbackServer()) {
-            recording.enable(IwarpFallbackEvent.class);
-            recording.start();
+        try (Recording recording = EventRecording.start(IwarpFallbackEvent.class);
+             ExtendedServerSocket server = fallbackServer()) {
             try (Socket plain = new Socket(LOOPBACK, server.getLocalPort()); ExtendedSocket accepted = server.accept()) {
                 plain.getOutputStream().write(ascii("hello"));
                 accepted.setSoTimeout(NO_HANG_MILLIS);
                 assertArrayEquals(ascii("hello"), accepted.getInputStream().readNBytes(5));
             }
-            recording.stop();
-            Path file = Files.createTempFile(temp, "events", ".jfr");
-            recording.dump(file);
-            events = RecordingFile.readAllEvents(file).stream()
-                    .filter(e -> e.getEventType().getName().equals("io.extsock.IwarpFallback"))
-                    .collect(Collectors.toList());
+            events = EventRecording.named(EventRecording.stop(recording, temp), "io.extsock.IwarpFallback");
         }
         assertEquals(1, events.size(), events.toString());
         assertEquals("responder", events.get(0).getString("role"));

@@ -34,7 +34,6 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
@@ -70,7 +69,7 @@ class JfrEventsTest {
         String serverAddress;
         IwarpSettings clientSettings;
         IwarpSettings serverSettings;
-        try (Recording recording = start(IwarpConnectedEvent.class)) {
+        try (Recording recording = EventRecording.start(IwarpConnectedEvent.class)) {
             try (IwarpSocketPair pair = IwarpSocketPair.open(
                     Map.of(IwarpOptions.CRC, false, IwarpOptions.MARKERS, true, IwarpOptions.IRD, 3,
                             IwarpOptions.ORD, 5, IwarpOptions.READY_TO_RECEIVE,
@@ -82,7 +81,7 @@ class JfrEventsTest {
                 clientSettings = pair.clientVerbs().settings();
                 serverSettings = pair.serverVerbs().settings();
             }
-            events = stop(recording);
+            events = EventRecording.stop(recording, temp);
         }
         // The client asked markers for what it receives; the peer's IRD 7 allows the client's ORD 5.
         // IRD is capped by the peer's ORD, ORD by the peer's IRD (RFC 6581 section 5).
@@ -115,7 +114,7 @@ class JfrEventsTest {
     void aFailedNegotiationAgainstAPlainPeerIsRecorded() throws Exception {
         List<RecordedEvent> events;
         String serverAddress;
-        try (Recording recording = start(NegotiationFailedEvent.class);
+        try (Recording recording = EventRecording.start(NegotiationFailedEvent.class);
              ServerSocket plain = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             serverAddress = "127.0.0.1:" + plain.getLocalPort();
             CompletableFuture<Void> peer = CompletableFuture.runAsync(() -> {
@@ -132,7 +131,7 @@ class JfrEventsTest {
                 assertEquals(IwarpNegotiationException.Reason.NOT_AN_IWARP_PEER, failure.reason());
             }
             peer.get(20, TimeUnit.SECONDS);
-            events = stop(recording);
+            events = EventRecording.stop(recording, temp);
         }
         RecordedEvent failed = only(events, "io.extsock.NegotiationFailed",
                 e -> e.getString("peer").equals(serverAddress));
@@ -147,7 +146,7 @@ class JfrEventsTest {
         List<RecordedEvent> events;
         String clientAddress;
         String serverAddress;
-        try (Recording recording = start(TerminateSentEvent.class, TerminateReceivedEvent.class)) {
+        try (Recording recording = EventRecording.start(TerminateSentEvent.class, TerminateReceivedEvent.class)) {
             try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
                 clientAddress = address(pair.client());
                 serverAddress = address(pair.accepted());
@@ -161,7 +160,7 @@ class JfrEventsTest {
                 awaitTrue(() -> client.toString().contains("state=CLOSED")
                         && pair.serverVerbs().toString().contains("state=CLOSED"));
             }
-            events = stop(recording);
+            events = EventRecording.stop(recording, temp);
         }
         RecordedEvent sent = only(events, "io.extsock.TerminateSent", e -> e.getString("peer").equals(clientAddress));
         assertEquals("DDP", sent.getString("layer"));
@@ -189,7 +188,7 @@ class JfrEventsTest {
         List<RecordedEvent> events;
         String clientAddress;
         int size = 2 << 20;
-        try (Recording recording = start(StreamWindowGrownEvent.class)) {
+        try (Recording recording = EventRecording.start(StreamWindowGrownEvent.class)) {
             try (IwarpSocketPair pair = IwarpSocketPair.open()) {
                 clientAddress = address(pair.client());
                 IwarpConnection server = pair.serverVerbs();
@@ -208,7 +207,7 @@ class JfrEventsTest {
                 writer.get(30, TimeUnit.SECONDS);
                 awaitTrue(() -> server.statistics().streamWindow() > 4 * 64 * 1024);  // the growth, after its event
             }
-            events = stop(recording);
+            events = EventRecording.stop(recording, temp);
         }
         List<RecordedEvent> grown = events.stream()
                 .filter(e -> e.getEventType().getName().equals("io.extsock.StreamWindowGrown"))
@@ -303,23 +302,6 @@ class JfrEventsTest {
     /** A socket's local end as events name it. */
     static String address(Socket socket) {
         return socket.getLocalAddress().getHostAddress() + ":" + socket.getLocalPort();
-    }
-
-    @SafeVarargs
-    private static Recording start(Class<? extends jdk.jfr.Event>... types) {
-        Recording recording = new Recording();
-        for (Class<? extends jdk.jfr.Event> type : types) {
-            recording.enable(type);
-        }
-        recording.start();
-        return recording;
-    }
-
-    private List<RecordedEvent> stop(Recording recording) throws IOException {
-        recording.stop();
-        Path file = Files.createTempFile(temp, "events", ".jfr");
-        recording.dump(file);
-        return RecordingFile.readAllEvents(file);
     }
 
     private static RecordedEvent only(List<RecordedEvent> events, String name, Predicate<RecordedEvent> which) {

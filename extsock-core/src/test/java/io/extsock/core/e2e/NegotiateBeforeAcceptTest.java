@@ -11,7 +11,6 @@ import io.extsock.ExtendedSocket;
 import io.extsock.IwarpNegotiationException.Reason;
 import io.extsock.IwarpOptions;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -114,7 +113,7 @@ class NegotiateBeforeAcceptTest {
                     assertEquals(honest.getLocalPort(), accepted.getPort(), "the honest client came first");
                 }
                 staller.setSoTimeout(10_000);
-                assertEquals(-1, readEndOrReset(staller.getInputStream()), "the server closed the staller");
+                PeerClose.assertClosedByPeer(staller, "the server closed the staller");
                 server.setSoTimeout(300);
                 assertThrows(SocketTimeoutException.class, server::accept, "the staller is never accepted");
             }
@@ -129,7 +128,7 @@ class NegotiateBeforeAcceptTest {
             try (Socket http = new Socket(LOOPBACK, server.getLocalPort())) {
                 http.getOutputStream().write(ascii("GET / HTTP/1.0\r\n\r\n"));
                 http.setSoTimeout(10_000);
-                assertEquals(-1, readEndOrReset(http.getInputStream()), "closed at its first wrong octet");
+                PeerClose.assertClosedByPeer(http, "closed at its first wrong octet");
                 try (ExtendedSocket honest = connect(server); Socket accepted = acceptedFirst.get(10, TimeUnit.SECONDS)) {
                     assertEquals(honest.getLocalPort(), accepted.getPort());
                     assertTrue(accepted.getOption(IwarpOptions.IWARP_MODE));
@@ -221,7 +220,7 @@ class NegotiateBeforeAcceptTest {
             first.get(10, TimeUnit.SECONDS).close();
             server.close();
             notAccepted.setSoTimeout(10_000);
-            assertEquals(-1, readEndOrReset(notAccepted.getInputStream()), "its server end was closed");
+            PeerClose.assertClosedByPeer(notAccepted, "its server end was closed");
         }
     }
 
@@ -248,19 +247,6 @@ class NegotiateBeforeAcceptTest {
             return server.accept();
         } catch (IOException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    /** Reads until the peer's close: -1 at end of stream, -1 too at a reset (the peer closed with our octets unread). */
-    private static int readEndOrReset(InputStream in) throws IOException {
-        try {
-            while (in.read() >= 0) {
-                // the peer sends nothing we look at
-            }
-            return -1;
-        } catch (SocketException reset) {
-            assertTrue(String.valueOf(reset.getMessage()).toLowerCase().contains("reset"), reset.toString());
-            return -1;
         }
     }
 

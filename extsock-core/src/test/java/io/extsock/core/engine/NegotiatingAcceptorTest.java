@@ -1,5 +1,6 @@
 package io.extsock.core.engine;
 
+import static io.extsock.core.e2e.PeerClose.assertClosedByPeer;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,27 +8,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
+import io.extsock.core.e2e.EventRecording;
 import io.extsock.core.events.NegotiationFailedEvent;
 import io.extsock.core.memory.DirectBufferPool;
 import io.extsock.internal.IwarpOptionValues;
 import io.extsock.spi.AcceptedAhead;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -65,7 +63,7 @@ class NegotiatingAcceptorTest {
                 assertTrue(accepted.session() != null, "switched");
                 accepted.session().stream().close();
             }
-            assertEquals(-1, readEndOrReset(stallers.get(0).getInputStream()), "the oldest made room");
+            assertClosedByPeer(stallers.get(0), "the oldest made room");
             for (Socket younger : stallers.subList(1, 3)) {
                 younger.setSoTimeout(200);
                 assertThrows(SocketTimeoutException.class, () -> younger.getInputStream().read(),
@@ -84,22 +82,15 @@ class NegotiatingAcceptorTest {
         List<RecordedEvent> events;
         ServerSocketChannel listener = listener();
         int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
-        try (Recording recording = new Recording();
+        try (Recording recording = EventRecording.start(NegotiationFailedEvent.class);
              NegotiatingAcceptor acceptor = NegotiatingAcceptor.start(listener, settings(), 50,
                      DirectBufferPool.shared());
              Socket staller = new Socket(LOOPBACK, port)) {
-            recording.enable(NegotiationFailedEvent.class);
-            recording.start();
             staller.getOutputStream().write("MPA ID Req Fr".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
             staller.setSoTimeout(10_000);
-            assertEquals(-1, readEndOrReset(staller.getInputStream()));
+            assertClosedByPeer(staller, "the timed-out staller");
             assertThrows(SocketTimeoutException.class, () -> acceptor.take(100), "never taken");
-            recording.stop();
-            Path file = Files.createTempFile(temp, "events", ".jfr");
-            recording.dump(file);
-            events = RecordingFile.readAllEvents(file).stream()
-                    .filter(e -> e.getEventType().getName().equals("io.extsock.NegotiationFailed"))
-                    .collect(Collectors.toList());
+            events = EventRecording.named(EventRecording.stop(recording, temp), "io.extsock.NegotiationFailed");
         }
         assertEquals(1, events.size(), events.toString());
         assertEquals("TIMEOUT", events.get(0).getString("reason"));
@@ -139,18 +130,6 @@ class NegotiatingAcceptorTest {
             return client;
         } catch (IOException e) {
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static int readEndOrReset(InputStream in) throws IOException {
-        try {
-            while (in.read() >= 0) {
-                // nothing is expected
-            }
-            return -1;
-        } catch (SocketException reset) {
-            assertTrue(String.valueOf(reset.getMessage()).toLowerCase().contains("reset"), reset.toString());
-            return -1;
         }
     }
 }

@@ -8,6 +8,7 @@ import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpOptions;
+import io.extsock.core.e2e.EventRecording;
 import io.extsock.core.events.NegotiationFailedEvent;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -19,16 +20,13 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Collectors;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
-import jdk.jfr.consumer.RecordingFile;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -80,16 +78,10 @@ class WrongMpaKeyTest {
     @Test
     void theFailureIsRecordedAsNegotiationFailed() throws Exception {
         List<RecordedEvent> events;
-        try (Recording recording = new Recording(); ExtendedServerSocket server = iwarpServer()) {
-            recording.enable(NegotiationFailedEvent.class);
-            recording.start();
+        try (Recording recording = EventRecording.start(NegotiationFailedEvent.class);
+             ExtendedServerSocket server = iwarpServer()) {
             assertRefused(server, "MPA ID Rep Frame", "it sent an MPA Reply");
-            recording.stop();
-            Path file = Files.createTempFile(temp, "events", ".jfr");
-            recording.dump(file);
-            events = RecordingFile.readAllEvents(file).stream()
-                    .filter(e -> e.getEventType().getName().equals("io.extsock.NegotiationFailed"))
-                    .collect(Collectors.toList());
+            events = EventRecording.named(EventRecording.stop(recording, temp), "io.extsock.NegotiationFailed");
         }
         assertEquals(1, events.size(), events.toString());
         assertEquals("NOT_AN_IWARP_PEER", events.get(0).getString("reason"));
