@@ -12,6 +12,7 @@ import io.extsock.internal.InterruptShield;
 import java.io.IOException;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -66,6 +67,13 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      * every 8 876 and 1,067, all at the read's end 757 and 1,045.
      */
     private static final int TRANSMIT_EVERY_FOUND = 4;
+    /**
+     * How long the initiator's RTR (RFC 6581 section 4) may wait, when it is all there is to
+     * send, for the application's first message to go out in the same write: a system call and
+     * a wake-up of the peer fewer a connection. The application's first wait sends it at once,
+     * as the peer may have to see it before it sends what the wait is for.
+     */
+    private static final long READY_TO_RECEIVE_HOLD_MILLIS = 1;
     /** Payloads at least this large are read straight into their destination. */
     private static final int DIRECT_READ_MIN = 4 * 1024;
     /** How long to wait for the peer's close after we sent a Terminate, before closing anyway. */
@@ -214,6 +222,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 receiveLock.unlock();
             }
         }
+        // The initiator's RTR alone waits for the application's first message (or wait).
+        boolean holdReadyToReceive = queuePair.onlyReadyToReceivePending();
         // Soon, not at once: an application thread that waits reads for itself meanwhile, and what
         // arrives unwatched is read when the key is in (below). A wake-up spared per connection.
         progress.executeSoon(() -> {
@@ -227,8 +237,20 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 return;
             }
             onReadable();  // octets may have arrived while we were not watching
+            if (holdReadyToReceive) {
+                progress.schedule(READY_TO_RECEIVE_HOLD_MILLIS, this::sendHeldReadyToReceive);
+            }
         });
-        transmitPending();
+        if (!holdReadyToReceive) {
+            transmitPending();
+        }
+    }
+
+    /** The RTR's hold ended, and the application has neither sent nor waited (progress thread). */
+    private void sendHeldReadyToReceive() {
+        if (!closed && queuePair.readyToReceivePending()) {
+            transmitPending();
+        }
     }
 
     // ---- transmit -----------------------------------------------------------------------
@@ -412,6 +434,9 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     public boolean await(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
         if (condition.getAsBoolean()) {
             return true;
+        }
+        if (queuePair.readyToReceivePending()) {
+            transmitPending();  // a held RTR: the peer may have to see it before it sends what we wait for
         }
         if (InterruptShield.currentIsVirtual()) {
             return awaitParked(condition, timeoutNanos, interruptible);
@@ -650,8 +675,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      * hand-back settles the flag.
      */
     private void stopWatchingInput() {
-        if (!engineReads && waiters.get() > 0 && key != null && key.isValid()) {
-            key.interestOps(key.interestOps() & ~SelectionKey.OP_READ);
+        if (!engineReads && waiters.get() > 0) {
+            changeInterest(0, SelectionKey.OP_READ);
         }
         if (!watchedForHandback) {
             waitsSeen = waitsBegun;
@@ -692,9 +717,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
             return TICK_SOON;
         }
         engineReads = true;
-        if (key != null && key.isValid()) {
-            key.interestOps(key.interestOps() | SelectionKey.OP_READ);
-        }
+        changeInterest(SelectionKey.OP_READ, 0);
         onReadable();  // what arrived while nobody watched
         return TICK_DONE;
     }
@@ -1032,11 +1055,26 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     private void setInterest(int ops) {
         if (progress.isCurrentThread()) {
-            if (key != null && key.isValid()) {
-                key.interestOps(ops);
-            }
+            changeInterest(ops, ~ops);
         } else {
             progress.execute(() -> setInterest(ops));
+        }
+    }
+
+    /**
+     * Progress thread: turns the key's {@code on} interests on and its {@code off} ones off. A
+     * key that another thread's close cancelled, even between a validity check and the change,
+     * has nothing left to watch.
+     */
+    private void changeInterest(int on, int off) {
+        SelectionKey watched = key;
+        if (watched == null) {
+            return;
+        }
+        try {
+            watched.interestOps((watched.interestOps() | on) & ~off);
+        } catch (CancelledKeyException closedMeanwhile) {
+            // see above
         }
     }
 }

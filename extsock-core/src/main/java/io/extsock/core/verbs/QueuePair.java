@@ -290,6 +290,19 @@ public final class QueuePair {
         return transmitSide.hasTransmitWork();
     }
 
+    /**
+     * Whether the RTR (RFC 6581) is all there is to send: it may then wait for the application's
+     * first message and go out in the same write.
+     */
+    public boolean onlyReadyToReceivePending() {
+        return transmitSide.onlyReadyToReceivePending();
+    }
+
+    /** Whether the RTR still waits to be framed (a hint, read without the lock). */
+    public boolean readyToReceivePending() {
+        return rtrToSend;
+    }
+
     public void receive(ByteBuffer staged) {
         receiveSide.receive(staged);
     }

@@ -161,6 +161,14 @@ final class TransmitSide {
         }
     }
 
+    /** Whether the RTR is the one thing {@link #frame} would frame now. */
+    boolean onlyReadyToReceivePending() {
+        synchronized (qp.lock) {
+            return qp.rtrToSend && !writer.inProgress() && qp.terminateToSend == null && qp.inboundReads.isEmpty()
+                    && qp.unframed.peek() == null && qp.state == QueuePairState.CONNECTED && qp.transmitGateOpen;
+        }
+    }
+
     private boolean startNextMessage() {
         synchronized (qp.lock) {
             if (qp.terminateToSend != null && !terminateFramed) {
