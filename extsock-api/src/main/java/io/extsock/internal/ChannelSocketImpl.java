@@ -235,8 +235,7 @@ public final class ChannelSocketImpl extends SocketImpl {
         }
         boolean interrupted = InterruptShield.enter();
         try {
-            // The adaptor implements the timed blocking connect without a Selector.
-            ch.socket().connect(new InetSocketAddress(target, isa.getPort()), millis);
+            connectBlocking(ch, new InetSocketAddress(target, isa.getPort()), millis);
             localport = ((InetSocketAddress) ch.getLocalAddress()).getPort();
             transport = new PassthroughTransport(ch);
         } catch (IOException e) {
@@ -252,6 +251,19 @@ public final class ChannelSocketImpl extends SocketImpl {
             throw e;
         }
         switchToIwarpIfRequested(true, true);  // nothing was read or written yet
+    }
+
+    /**
+     * A blocking connect, as Socket's. Without a timeout, the channel's own connect: one system
+     * call, where the adaptor's makes the socket non-blocking, connects, polls and makes it
+     * blocking again (six). With one, the adaptor, which times it without a Selector.
+     */
+    private static void connectBlocking(SocketChannel ch, InetSocketAddress remote, int millis) throws IOException {
+        if (millis > 0) {
+            ch.socket().connect(remote, millis);
+        } else {
+            ch.connect(remote);
+        }
     }
 
     @Override
@@ -686,7 +698,7 @@ public final class ChannelSocketImpl extends SocketImpl {
             if (local != null) {
                 fresh.bind(new InetSocketAddress(local, 0));
             }
-            fresh.socket().connect(new InetSocketAddress(address, port), connectMillis);
+            connectBlocking(fresh, new InetSocketAddress(address, port), connectMillis);
             synchronized (stateLock) {
                 if (closed) {
                     throw new SocketException(SocketErrors.SOCKET_CLOSED);
