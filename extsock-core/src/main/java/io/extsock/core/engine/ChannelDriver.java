@@ -135,7 +135,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     /** Progress thread: {@link #waitsBegun} as its tick last saw it, and since when nothing changed. */
     private int waitsSeen;
     private long quietSince;
-    /** The waiting thread's own Selector on this channel, made on first use; receive lock. */
+    /** The waiting threads' Selector on this channel: the handshake's, or made at the first wait; receive lock. */
     private Selector inlineSelector;
     private volatile boolean inlineSelecting;
     private final Object waitMonitor = new Object();
@@ -171,12 +171,15 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     }
 
     /**
+     * @param inlineSelector a Selector with the channel registered for reading, which the waiting
+     *     thread's handshake used and this connection now owns; null to make one at the first wait
      * @param pool where the connection's direct memory comes from: staging and the gather's arena
      *     are taken here, the stream's buffers by the stream ({@link #memory()}); should the
      *     connection be dropped without a close, its blocks go back when it is collected
      */
-    ChannelDriver(SocketChannel channel, ProgressThread progress, DirectBufferPool pool) {
+    ChannelDriver(SocketChannel channel, Selector inlineSelector, ProgressThread progress, DirectBufferPool pool) {
         this.channel = channel;
+        this.inlineSelector = inlineSelector;
         this.progress = progress;
         this.memory = pool.lease(this);
         this.staging = memory.take().flip();

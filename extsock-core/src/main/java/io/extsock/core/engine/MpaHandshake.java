@@ -25,14 +25,20 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.function.Consumer;
 
 /**
  * MPA connection setup (RFC 5044 section 7.1, RFC 6581) on the thread that switches a socket
- * to IWARP_MODE, over the channel still in blocking mode. Bounded by the MPA timeout. A responder
+ * to IWARP_MODE: a platform thread over the non-blocking channel, waiting in the Selector its
+ * connection then keeps for its application's waits; a virtual thread over the channel still in
+ * blocking mode. Bounded by the MPA timeout. A responder
  * can also run over a non-blocking channel, a selector's thread feeding it ({@link
  * #nonBlockingResponder}): so are connections negotiated ahead of {@code accept}.
  *
@@ -58,6 +64,11 @@ final class MpaHandshake {
     }
 
     private final SocketChannel channel;
+    /**
+     * The calling thread's wait on a non-blocking channel, or null: a platform thread's
+     * handshake waits in the Selector the connection keeps for its application's waits.
+     */
+    private final Selector waitSelector;
     private final MpaPreferences preferences;
     private final long deadline;
     private final int timeoutMillis;
@@ -79,9 +90,10 @@ final class MpaHandshake {
     private MpaFrameParser parser;
     private int parsedUpTo;
 
-    private MpaHandshake(SocketChannel channel, MpaPreferences preferences, int timeoutMillis,
+    private MpaHandshake(SocketChannel channel, Selector waitSelector, MpaPreferences preferences, int timeoutMillis,
                          int maxStreamBytesBeforeFrame, int fallbackWaitMillis) throws IOException {
         this.channel = channel;
+        this.waitSelector = waitSelector;
         this.maxStreamBytesBeforeFrame = maxStreamBytesBeforeFrame;
         this.preferences = preferences;
         this.timeoutMillis = timeoutMillis;
@@ -92,6 +104,9 @@ final class MpaHandshake {
                 : Math.min(deadline, now + fallbackWaitMillis * 1_000_000L);
         // A non-blocking channel is read by receiveAvailable, on a selector's signal.
         this.in = channel.isBlocking() ? channel.socket().getInputStream() : null;
+        if (waitSelector != null && channel.isBlocking()) {
+            throw new IllegalArgumentException("a handshake that waits in a Selector needs a non-blocking channel");
+        }
     }
 
     /**
@@ -100,10 +115,11 @@ final class MpaHandshake {
      * @param fallbackWaitMillis how long the responder's key may take before it is taken for a
      *                           plain TCP peer, or {@link ConnectionSettings#NO_FALLBACK}
      */
-    static Outcome initiate(SocketChannel channel, MpaPreferences preferences, int timeoutMillis,
-                            int maxStreamBytesBeforeFrame, int fallbackWaitMillis) throws IOException {
-        MpaHandshake handshake = new MpaHandshake(channel, preferences, timeoutMillis, maxStreamBytesBeforeFrame,
-                fallbackWaitMillis);
+    static Outcome initiate(SocketChannel channel, Selector waitSelector, MpaPreferences preferences,
+                            int timeoutMillis, int maxStreamBytesBeforeFrame, int fallbackWaitMillis)
+            throws IOException {
+        MpaHandshake handshake = new MpaHandshake(channel, waitSelector, preferences, timeoutMillis,
+                maxStreamBytesBeforeFrame, fallbackWaitMillis);
         MpaFrame request = MpaNegotiation.request(preferences);
         try {
             handshake.write(request.toBytes());
@@ -129,10 +145,11 @@ final class MpaHandshake {
      * @param fallbackWaitMillis how long the initiator's key may take before it is taken for a
      *                           plain TCP peer, or {@link ConnectionSettings#NO_FALLBACK}
      */
-    static Outcome respond(SocketChannel channel, MpaPreferences preferences, int timeoutMillis,
-                           int maxStreamBytesBeforeFrame, int fallbackWaitMillis) throws IOException {
-        MpaHandshake handshake = new MpaHandshake(channel, preferences, timeoutMillis, maxStreamBytesBeforeFrame,
-                fallbackWaitMillis);
+    static Outcome respond(SocketChannel channel, Selector waitSelector, MpaPreferences preferences,
+                           int timeoutMillis, int maxStreamBytesBeforeFrame, int fallbackWaitMillis)
+            throws IOException {
+        MpaHandshake handshake = new MpaHandshake(channel, waitSelector, preferences, timeoutMillis,
+                maxStreamBytesBeforeFrame, fallbackWaitMillis);
         return handshake.reply(handshake.receive(MpaFrameType.REQUEST));
     }
 
@@ -146,7 +163,7 @@ final class MpaHandshake {
         if (channel.isBlocking()) {
             throw new IllegalArgumentException("the channel must be in non-blocking mode");
         }
-        return new MpaHandshake(channel, preferences, timeoutMillis, 0, fallbackWaitMillis);
+        return new MpaHandshake(channel, null, preferences, timeoutMillis, 0, fallbackWaitMillis);
     }
 
     /**
@@ -171,6 +188,9 @@ final class MpaHandshake {
 
     /** Reads until the peer's frame is complete: stream bytes before it, FPDU bytes after it. */
     private Received receive(MpaFrameType expected) throws IOException {
+        if (waitSelector != null) {
+            return receiveWaiting(expected);
+        }
         while (true) {
             Received frame = receivedSoFar(expected);
             if (frame != null) {
@@ -183,6 +203,34 @@ final class MpaHandshake {
             }
         }
     }
+
+    /**
+     * As {@link #receive}, on a non-blocking channel: what has arrived, then a wait in the
+     * Selector until more does or a deadline passes. An interrupt ends it as it ends a blocking
+     * channel's read: the channel closes.
+     */
+    private Received receiveWaiting(MpaFrameType expected) throws IOException {
+        while (true) {
+            Received frame = receiveAvailable(expected);
+            if (frame != null) {
+                return frame;
+            }
+            long now = System.nanoTime();
+            IOException expiredNow = expired(expected, now);
+            if (expiredNow != null) {
+                throw expiredNow;
+            }
+            long millis = Math.max(1, (nextDeadlineNanos() - now + 999_999) / 1_000_000);
+            waitSelector.select(IGNORE_KEY, millis);
+            if (Thread.currentThread().isInterrupted()) {
+                channel.close();
+                throw new ClosedByInterruptException();
+            }
+        }
+    }
+
+    /** The wait's Selector has one key, the channel's: that it is ready is all a select says. */
+    private static final Consumer<SelectionKey> IGNORE_KEY = key -> { };
 
     /**
      * Non-blocking: reads what the channel holds and parses it.

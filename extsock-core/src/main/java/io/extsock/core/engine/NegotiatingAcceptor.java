@@ -345,7 +345,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
             // As an attach sets it before negotiating (see SoftwareIwarpProvider.switchToIwarp).
             channel.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
             MpaHandshake.Outcome outcome = connection.handshake.reply(request);
-            session = SoftwareIwarpProvider.negotiated(channel, false, settings,
+            session = SoftwareIwarpProvider.negotiated(channel, null, false, settings,
                     new ConnectionCounters(connection.peer, connection.local), connection.started, outcome, hello,
                     memory);
         } catch (IOException | RuntimeException | Error e) {

@@ -17,6 +17,7 @@ import io.extsock.core.verbs.QueuePairVerbs;
 import io.extsock.core.verbs.MemoryRegistry;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.core.verbs.WirePipeline;
+import io.extsock.internal.InterruptShield;
 import io.extsock.internal.IwarpOptionValues;
 import io.extsock.spi.IwarpAcceptor;
 import io.extsock.spi.IwarpProvider;
@@ -29,6 +30,8 @@ import java.io.IOException;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
@@ -72,23 +75,47 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         // What the switch changes on the channel, for a responder that goes on as plain TCP.
         boolean noDelay = false;
         int soTimeout = 0;
+        // A platform thread waits in a Selector of its own, which the connection keeps for its
+        // application's waits: no blocking mode to switch at every timed read (four fcntl calls
+        // each), and no Selector to make later. A virtual thread keeps to the blocking channel,
+        // on which it parks.
+        Selector waitSelector = null;
         try {
             noDelay = channel.getOption(StandardSocketOptions.TCP_NODELAY);
             soTimeout = channel.socket().getSoTimeout();
-            return switchToIwarp(channel, initiator, ConnectionSettings.from(options), new ConnectionCounters(peer, local),
-                    started, memory);
+            if (!InterruptShield.currentIsVirtual()) {
+                waitSelector = Selector.open();
+                channel.configureBlocking(false);
+                channel.register(waitSelector, SelectionKey.OP_READ);
+            }
+            return switchToIwarp(channel, waitSelector, initiator, ConnectionSettings.from(options),
+                    new ConnectionCounters(peer, local), started, memory);
         } catch (NotAnIwarpPeerException plainPeer) {
             reportFellBack(peer, local, initiator, plainPeer, started);
+            closeQuietly(waitSelector, plainPeer);
             handBackAsPlainTcp(channel, initiator, noDelay, soTimeout, plainPeer);
             throw plainPeer;
         } catch (IOException | RuntimeException | Error e) {
             reportFailed(peer, local, initiator, e, started);
+            closeQuietly(waitSelector, e);
             try {
                 channel.close();
             } catch (IOException closeFailure) {
                 e.addSuppressed(closeFailure);
             }
             throw e;
+        }
+    }
+
+    /** Closes the handshake's Selector, which deregisters the channel, after a switch that failed. */
+    private static void closeQuietly(Selector waitSelector, Throwable failure) {
+        if (waitSelector == null) {
+            return;
+        }
+        try {
+            waitSelector.close();
+        } catch (IOException e) {
+            failure.addSuppressed(e);
         }
     }
 
@@ -135,6 +162,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
             if (initiator) {
                 channel.close();
             } else {
+                channel.configureBlocking(true);  // as it came: plain TCP reads and writes it blocking
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, noDelay);
                 channel.socket().setSoTimeout(soTimeout);
             }
@@ -152,9 +180,9 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         }
     }
 
-    private static IwarpSession switchToIwarp(SocketChannel channel, boolean initiator, ConnectionSettings settings,
-                                              ConnectionCounters counters, long started, DirectBufferPool memory)
-            throws IOException {
+    private static IwarpSession switchToIwarp(SocketChannel channel, Selector waitSelector, boolean initiator,
+                                              ConnectionSettings settings, ConnectionCounters counters, long started,
+                                              DirectBufferPool memory) throws IOException {
         // FPDUs go out whole and the engine batches its own writes; Nagle would only hold back
         // the small messages (credits, Read Requests, Terminates) a peer waits for. siw does the same.
         channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
@@ -162,11 +190,11 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         var preferences = settings.mpaPreferences(hello);
         int streamBeforeFrame = StreamBeforeFrame.maxOctets(channel, settings.earlierStream());
         MpaHandshake.Outcome outcome = initiator
-                ? MpaHandshake.initiate(channel, preferences, settings.mpaTimeoutMillis(), streamBeforeFrame,
-                        settings.fallbackWaitMillis())
-                : MpaHandshake.respond(channel, preferences, settings.mpaTimeoutMillis(), streamBeforeFrame,
-                        settings.fallbackWaitMillis());
-        return negotiated(channel, initiator, settings, counters, started, outcome, hello, memory);
+                ? MpaHandshake.initiate(channel, waitSelector, preferences, settings.mpaTimeoutMillis(),
+                        streamBeforeFrame, settings.fallbackWaitMillis())
+                : MpaHandshake.respond(channel, waitSelector, preferences, settings.mpaTimeoutMillis(),
+                        streamBeforeFrame, settings.fallbackWaitMillis());
+        return negotiated(channel, waitSelector, initiator, settings, counters, started, outcome, hello, memory);
     }
 
     /** What this side says of itself in its MPA private data: its stream's buffers, if it runs streams. */
@@ -179,14 +207,15 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
      * After MPA agreed: the engine takes the connection (its queue pair, stream and progress).
      * Also the end of a negotiation ahead of accept ({@link NegotiatingAcceptor}).
      */
-    static IwarpSession negotiated(SocketChannel channel, boolean initiator, ConnectionSettings settings,
-                                   ConnectionCounters counters, long started, MpaHandshake.Outcome outcome,
-                                   ExtsockHello hello, DirectBufferPool memory) throws IOException {
+    static IwarpSession negotiated(SocketChannel channel, Selector waitSelector, boolean initiator,
+                                   ConnectionSettings settings, ConnectionCounters counters, long started,
+                                   MpaHandshake.Outcome outcome, ExtsockHello hello, DirectBufferPool memory)
+            throws IOException {
         MpaAgreement agreement = outcome.agreement();
         byte[] peerData = agreement.peerPrivateData().toByteArray();
         ExtsockHello peerHello = ExtsockHello.readFrom(peerData);
 
-        ChannelDriver connection = new ChannelDriver(channel, ProgressEngine.instance().assign(), memory);
+        ChannelDriver connection = new ChannelDriver(channel, waitSelector, ProgressEngine.instance().assign(), memory);
         try {
             return start(channel, initiator, settings, counters, started, outcome, hello, peerHello, connection);
         } catch (IOException | RuntimeException | Error e) {
