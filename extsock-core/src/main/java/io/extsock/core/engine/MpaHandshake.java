@@ -38,9 +38,9 @@ import java.util.function.Consumer;
  * MPA connection setup (RFC 5044 section 7.1, RFC 6581) on the thread that switches a socket
  * to IWARP_MODE: a platform thread over the non-blocking channel, waiting in the Selector its
  * connection then keeps for its application's waits; a virtual thread over the channel still in
- * blocking mode. Bounded by the MPA timeout. A responder
- * can also run over a non-blocking channel, a selector's thread feeding it ({@link
- * #nonBlockingResponder}): so are connections negotiated ahead of {@code accept}.
+ * blocking mode. Bounded by the MPA timeout. A responder can also run over a non-blocking
+ * channel, a selector's thread feeding it ({@link #nonBlockingResponder}): so are connections
+ * negotiated ahead of {@code accept}.
  *
  * <p>What arrives before the peer's MPA frame is stream data the peer wrote before it switched:
  * it is handed back to stay readable first. What arrives after the frame is FPDUs read ahead:
