@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The progress loop is woken only when it would otherwise sleep past what a task needs
  * ({@link ProgressThread#executeSoon}, {@link ProgressThread#schedule}): a loop that sleeps
- * without a limit still runs such tasks, and so does the loop for tasks it gives itself. The
- * waits are guards against a task that never runs, not timings.
+ * without a limit still runs such tasks, and so does the loop for tasks it gives itself; after
+ * a task it ticks for a while, since more tend to follow. The waits are guards against a task
+ * that never runs, not timings.
  */
 @Timeout(30)
 class ProgressThreadWakeUpTest {
@@ -48,6 +49,36 @@ class ProgressThreadWakeUpTest {
         CountDownLatch ran = new CountDownLatch(1);
         thread.schedule(20, ran::countDown);
         assertTrue(ran.await(NO_HANG_SECONDS, TimeUnit.SECONDS), "the loop woke to take the timer");
+    }
+
+    @Test
+    void afterATaskTheLoopTicksForAWhileSoThatTasksForSoonNeedNoWakeUp() throws InterruptedException {
+        CountDownLatch ran = new CountDownLatch(1);
+        thread.execute(ran::countDown);
+        assertTrue(ran.await(NO_HANG_SECONDS, TimeUnit.SECONDS));
+        // Looked at for a few milliseconds: a select that ends within about a millisecond, where
+        // a loop without the busy ticking sleeps without a limit once its task ran.
+        long bounded = 0;
+        long lookedUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
+        while (System.nanoTime() - lookedUntil < 0) {
+            long until = thread.sleepingUntil();
+            if (until != Long.MIN_VALUE && until - System.nanoTime() < TimeUnit.MILLISECONDS.toNanos(2)) {
+                bounded++;
+            }
+            Thread.onSpinWait();
+        }
+        assertTrue(bounded > 0, "the loop slept without a limit right after its task");
+        // The ticking ends: the loop sleeps without a limit again.
+        long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(NO_HANG_SECONDS);
+        while (!sleepsWithoutALimit() && System.nanoTime() - giveUp < 0) {
+            Thread.sleep(1);
+        }
+        assertTrue(sleepsWithoutALimit(), "the loop still ticks " + NO_HANG_SECONDS + " s after its last task");
+    }
+
+    private boolean sleepsWithoutALimit() {
+        long until = thread.sleepingUntil();  // Long.MIN_VALUE: awake
+        return until != Long.MIN_VALUE && until - System.nanoTime() > TimeUnit.SECONDS.toNanos(1);
     }
 
     @Test
