@@ -53,21 +53,25 @@ class ProgressThreadWakeUpTest {
 
     @Test
     void afterATaskTheLoopTicksForAWhileSoThatTasksForSoonNeedNoWakeUp() throws InterruptedException {
-        CountDownLatch ran = new CountDownLatch(1);
-        thread.execute(ran::countDown);
-        assertTrue(ran.await(NO_HANG_SECONDS, TimeUnit.SECONDS));
-        // Looked at for a few milliseconds: a select that ends within about a millisecond, where
-        // a loop without the busy ticking sleeps without a limit once its task ran.
+        // Tasks every few milliseconds, and the loop looked at in between: a select that ends
+        // within about a millisecond, where a loop without the busy ticking sleeps without a
+        // limit once each task ran. (Looked at for a while, not once: a looker the machine
+        // stalls right after a task would see nothing.)
         long bounded = 0;
-        long lookedUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5);
-        while (System.nanoTime() - lookedUntil < 0) {
+        long nextTask = System.nanoTime();
+        long lookedUntil = nextTask + TimeUnit.MILLISECONDS.toNanos(200);
+        while (System.nanoTime() - lookedUntil < 0 && bounded == 0) {
+            if (System.nanoTime() - nextTask >= 0) {
+                thread.execute(() -> { });
+                nextTask = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3);
+            }
             long until = thread.sleepingUntil();
             if (until != Long.MIN_VALUE && until - System.nanoTime() < TimeUnit.MILLISECONDS.toNanos(2)) {
                 bounded++;
             }
             Thread.onSpinWait();
         }
-        assertTrue(bounded > 0, "the loop slept without a limit right after its task");
+        assertTrue(bounded > 0, "the loop slept without a limit after each task");
         // The ticking ends: the loop sleeps without a limit again.
         long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(NO_HANG_SECONDS);
         while (!sleepsWithoutALimit() && System.nanoTime() - giveUp < 0) {
