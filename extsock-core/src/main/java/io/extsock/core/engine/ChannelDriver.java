@@ -624,8 +624,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     private Selector inlineSelector() throws IOException {
         if (inlineSelector == null) {
-            inlineSelector = Selector.open();
-            channel.register(inlineSelector, SelectionKey.OP_READ);
+            inlineSelector = SpareSelectors.watching(channel);
         }
         return inlineSelector;
     }
@@ -982,15 +981,14 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         closeInlineSelector();
     }
 
-    /** The inline Selector's file descriptors go with the connection (on a thread not using it). */
+    /** The inline Selector goes with the connection, to the spares (on a thread not using it). */
     private void closeInlineSelector() {
         if (receiveLock.tryLock()) {
             try {
                 if (inlineSelector != null) {
-                    inlineSelector.close();
+                    SpareSelectors.giveBack(inlineSelector);
+                    inlineSelector = null;
                 }
-            } catch (IOException ignored) {
-                // closing
             } finally {
                 receiveLock.unlock();
             }

@@ -30,7 +30,6 @@ import java.io.IOException;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -84,20 +83,19 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
             noDelay = channel.getOption(StandardSocketOptions.TCP_NODELAY);
             soTimeout = channel.socket().getSoTimeout();
             if (!InterruptShield.currentIsVirtual()) {
-                waitSelector = Selector.open();
                 channel.configureBlocking(false);
-                channel.register(waitSelector, SelectionKey.OP_READ);
+                waitSelector = SpareSelectors.watching(channel);
             }
             return switchToIwarp(channel, waitSelector, initiator, ConnectionSettings.from(options),
                     new ConnectionCounters(peer, local), started, memory);
         } catch (NotAnIwarpPeerException plainPeer) {
             reportFellBack(peer, local, initiator, plainPeer, started);
-            closeQuietly(waitSelector, plainPeer);
+            giveBack(waitSelector);
             handBackAsPlainTcp(channel, initiator, noDelay, soTimeout, plainPeer);
             throw plainPeer;
         } catch (IOException | RuntimeException | Error e) {
             reportFailed(peer, local, initiator, e, started);
-            closeQuietly(waitSelector, e);
+            giveBack(waitSelector);
             try {
                 channel.close();
             } catch (IOException closeFailure) {
@@ -107,15 +105,10 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         }
     }
 
-    /** Closes the handshake's Selector, which deregisters the channel, after a switch that failed. */
-    private static void closeQuietly(Selector waitSelector, Throwable failure) {
-        if (waitSelector == null) {
-            return;
-        }
-        try {
-            waitSelector.close();
-        } catch (IOException e) {
-            failure.addSuppressed(e);
+    /** Gives back the handshake's Selector, which deregisters the channel, after a switch that failed. */
+    private static void giveBack(Selector waitSelector) {
+        if (waitSelector != null) {
+            SpareSelectors.giveBack(waitSelector);
         }
     }
 
