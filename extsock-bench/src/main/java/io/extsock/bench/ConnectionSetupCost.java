@@ -55,7 +55,7 @@ public final class ConnectionSetupCost {
         }
     }
 
-    private static ServerSocket listening(boolean iwarp, boolean beforeAccept) throws IOException {
+    static ServerSocket listening(boolean iwarp, boolean beforeAccept) throws IOException {
         ServerSocket server = iwarp ? new ExtendedServerSocket() : new ServerSocket();
         if (iwarp) {
             server.setOption(IwarpOptions.IWARP_MODE, true);
@@ -73,15 +73,7 @@ public final class ConnectionSetupCost {
             public void serve(int round) throws IOException {
                 byte[] message = new byte[SIZE];
                 for (int i = 0; i < connections; i++) {
-                    try (Socket accepted = server.accept()) {
-                        accepted.setTcpNoDelay(true);
-                        InputStream in = accepted.getInputStream();
-                        StreamRounds.readFully(in, message, SIZE);
-                        accepted.getOutputStream().write(message);
-                        if (in.read() >= 0) {
-                            throw new IOException("the client sent more than its message");
-                        }
-                    }
+                    serveOne(server, message);
                 }
             }
 
@@ -90,19 +82,41 @@ public final class ConnectionSetupCost {
                 long start = System.nanoTime();
                 threads.start();
                 for (int i = 0; i < connections; i++) {
-                    try (Socket client = iwarp ? new ExtendedSocket() : new Socket()) {
-                        client.setTcpNoDelay(true);
-                        if (iwarp) {
-                            client.setOption(IwarpOptions.IWARP_MODE, true);
-                        }
-                        client.connect(address, 10_000);
-                        client.getOutputStream().write(message);
-                        StreamRounds.readFully(client.getInputStream(), message, SIZE);
-                    }
+                    connectOnce(address, iwarp, 10_000, message);
                 }
                 long nanos = cpu ? threads.elapsedNanos() : System.nanoTime() - start;
                 return nanos / 1_000.0 / connections;
             }
         };
+    }
+
+    /** The server's part of one setup: accept, answer the message, and see the client close. */
+    static void serveOne(ServerSocket server, byte[] message) throws IOException {
+        try (Socket accepted = server.accept()) {
+            accepted.setTcpNoDelay(true);
+            InputStream in = accepted.getInputStream();
+            StreamRounds.readFully(in, message, message.length);
+            accepted.getOutputStream().write(message);
+            if (in.read() >= 0) {
+                throw new IOException("the client sent more than its message");
+            }
+        }
+    }
+
+    /**
+     * The client's part of one setup: connect (with a timeout, unless {@code connectMillis} is
+     * 0), one round trip of the message, close.
+     */
+    static void connectOnce(InetSocketAddress address, boolean iwarp, int connectMillis, byte[] message)
+            throws IOException {
+        try (Socket client = iwarp ? new ExtendedSocket() : new Socket()) {
+            client.setTcpNoDelay(true);
+            if (iwarp) {
+                client.setOption(IwarpOptions.IWARP_MODE, true);
+            }
+            client.connect(address, connectMillis);
+            client.getOutputStream().write(message);
+            StreamRounds.readFully(client.getInputStream(), message, message.length);
+        }
     }
 }
