@@ -96,8 +96,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      */
     static final long SPIN_NANOS = Long.getLong("extsock.spin.micros", 0) * 1_000;
 
-    /** The inline Selector has one key, this channel's: that it is ready is all a select says. */
-    private static final java.util.function.Consumer<SelectionKey> IGNORE_KEY = key -> { };
 
     private final SocketChannel channel;
     private final ProgressThread progress;
@@ -588,7 +586,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 }
                 long millis = remainingNanos == Long.MAX_VALUE ? 0 : Math.max(1, remainingNanos / 1_000_000);
                 // With an action, not the selected-key set: that HashSet allocates per select.
-                int ready = selector.select(IGNORE_KEY, millis);
+                int ready = selector.select(SpareSelectors.IGNORE_KEY, millis);
                 if (ready == 0) {
                     return;  // a signal or the timeout: the caller looks at its condition again
                 }

@@ -27,12 +27,10 @@ import java.net.SocketTimeoutException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.ClosedChannelException;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.function.Consumer;
 
 /**
  * MPA connection setup (RFC 5044 section 7.1, RFC 6581) on the thread that switches a socket
@@ -221,16 +219,13 @@ final class MpaHandshake {
                 throw expiredNow;
             }
             long millis = Math.max(1, (nextDeadlineNanos() - now + 999_999) / 1_000_000);
-            waitSelector.select(IGNORE_KEY, millis);
+            waitSelector.select(SpareSelectors.IGNORE_KEY, millis);
             if (Thread.currentThread().isInterrupted()) {
                 channel.close();
                 throw new ClosedByInterruptException();
             }
         }
     }
-
-    /** The wait's Selector has one key, the channel's: that it is ready is all a select says. */
-    private static final Consumer<SelectionKey> IGNORE_KEY = key -> { };
 
     /**
      * Non-blocking: reads what the channel holds and parses it.

@@ -7,6 +7,7 @@ import java.nio.channels.SocketChannel;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * The Selectors application threads wait in (one per connection they wait on), kept a while
@@ -22,6 +23,12 @@ final class SpareSelectors {
     static final int MOST_SPARES = 64;
     /** How long a spare may lie unused before it is closed. */
     static final long IDLE_MILLIS = 1_000;
+
+    /**
+     * The action for a select in one of these: each watches one channel, so that it is ready is
+     * all a select says (and the selected-key set's HashSet allocates per select).
+     */
+    static final Consumer<SelectionKey> IGNORE_KEY = key -> { };
 
     private record Spare(Selector selector, long sinceNanos) {
     }
