@@ -161,11 +161,11 @@ final class TransmitSide {
         }
     }
 
-    /** Whether the RTR is the one thing {@link #frame} would frame now. */
+    /** Whether the RTR is all that is queued to send (a message, a response or a Terminate is not). */
     boolean onlyReadyToReceivePending() {
         synchronized (qp.lock) {
             return qp.rtrToSend && !writer.inProgress() && qp.terminateToSend == null && qp.inboundReads.isEmpty()
-                    && qp.unframed.peek() == null && qp.state == QueuePairState.CONNECTED && qp.transmitGateOpen;
+                    && qp.unframed.peek() == null;
         }
     }
 
