@@ -86,15 +86,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private static final long SETTLE_POLL_NANOS = 1_000_000;
     /** How long the progress thread leaves reading to the application after its last waiter left. */
     static final long HANDBACK_NANOS = 1_000_000;
-    /**
-     * How long a waiting thread polls the socket before it blocks: a blocked thread's wake-up
-     * costs more than the round trip of a small message on this kind of machine (tens of µs on
-     * a VM's idle CPU), so a reply that comes within the spin costs no wake-up at all. But a
-     * spinning thread takes the CPU its peer may need: on a loaded 2-core machine 20 µs of spin
-     * tripled the 64-byte round trip. Off by default; system property {@code
-     * extsock.spin.micros} turns it on where cores are free.
-     */
-    static final long SPIN_NANOS = Long.getLong("extsock.spin.micros", 0) * 1_000;
 
 
     private final SocketChannel channel;
@@ -136,6 +127,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     /** The waiting threads' Selector on this channel: the handshake's, or made at the first wait; receive lock. */
     private Selector inlineSelector;
     private volatile boolean inlineSelecting;
+    /** Whether a waiting thread polls the socket a while before it selects; receive lock. */
+    private final InlineSpin inlineSpin = new InlineSpin();
     private final Object waitMonitor = new Object();
     private volatile boolean transmitRequested;
     /** The receive lock's holder is processing what it read: transmits wait (see {@link #transmitPending}). */
@@ -575,8 +568,17 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 processStaged();
                 return;
             }
-            if (spinForInput(condition, Math.min(SPIN_NANOS, remainingNanos))) {
-                return;
+            long spinNanos = inlineSpin.begin(remainingNanos);
+            if (spinNanos > 0) {
+                boolean found = false;
+                try {
+                    found = spinForInput(condition, spinNanos);
+                } finally {
+                    inlineSpin.end(found);
+                }
+                if (found) {
+                    return;
+                }
             }
             Selector selector = inlineSelector();
             inlineSelecting = true;
@@ -602,14 +604,12 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     }
 
     /**
-     * Polls the socket for a short while (non-blocking reads) before the caller blocks.
+     * Polls the socket for a short while (non-blocking reads) before the caller blocks; {@link
+     * InlineSpin} says whether, and how long.
      *
      * @return whether the condition came true or the socket had input (the caller looks again)
      */
     private boolean spinForInput(BooleanSupplier condition, long spinNanos) throws IOException {
-        if (spinNanos <= 0) {
-            return false;
-        }
         long until = System.nanoTime() + spinNanos;
         do {
             if (receiveWhilePossible() > 0 || closed || condition.getAsBoolean()) {

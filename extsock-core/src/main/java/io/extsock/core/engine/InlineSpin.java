@@ -1,0 +1,124 @@
+package io.extsock.core.engine;
+
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Whether, and for how long, a thread about to wait inline on one connection first polls its
+ * socket instead of blocking in a Selector. A blocked thread's wake-up costs more than a small
+ * message's round trip on a virtual machine whose other CPU is idle (the wake-up of a halted
+ * vCPU), and it costs the sender too (waking an epoll waiter is the dearer part of its write).
+ * A reply that comes within the spin costs neither.
+ *
+ * <p>A spinning thread holds a CPU its peer may need, so spinning adapts, per connection and
+ * for the whole JVM:
+ * <ul>
+ *   <li>never with a single CPU (under {@code taskset -c 0} the spinner would take the peer's
+ *       turn), and by at most half the CPUs at once ({@link #MOST_SPINNERS}): a thread that
+ *       finds them all spinning blocks at once;</li>
+ *   <li>a connection whose spin found nothing halves its next spin, and below an eighth of the
+ *       longest stops spinning; one in {@link #PROBE_EVERY} waits then spins the longest again, to
+ *       notice that replies came back fast. A spin that found input restores the longest. So a
+ *       connection whose peer answers slowly, or a JVM whose threads queue for the CPUs, soon
+ *       blocks at once, and an idle connection spins once, at the start of its wait.</li>
+ * </ul>
+ *
+ * <p>The longest spin is {@code extsock.spin.micros} (a system property; 0 turns spinning off).
+ * One instance per connection, used under its receive lock.
+ */
+final class InlineSpin {
+
+    /** The longest spin, and the first one of a connection. */
+    static final long LONGEST_NANOS = Long.getLong("extsock.spin.micros", 50) * 1_000;
+    /** Threads that may spin at once in this JVM: one a CPU it may run on, none if it has one. */
+    static final int MOST_SPINNERS = Integer.getInteger("extsock.spin.threads", spinnersFor(
+            Runtime.getRuntime().availableProcessors()));
+    /** A connection that stopped spinning spins once again after this many waits. */
+    static final int PROBE_EVERY = 64;
+
+    private static final AtomicInteger SPINNING = new AtomicInteger();
+
+    private final long longestNanos;
+    private final int mostSpinners;
+    private final AtomicInteger spinning;
+    private long nextNanos;
+    private int waitsWithoutSpin;
+    private boolean holdsTurn;
+
+    InlineSpin() {
+        this(LONGEST_NANOS, MOST_SPINNERS, SPINNING);
+    }
+
+    /**
+     * @param longestNanos the longest spin (0: never spin)
+     * @param mostSpinners threads that may spin at once
+     * @param spinning     threads spinning now, shared by every connection that counts together
+     */
+    InlineSpin(long longestNanos, int mostSpinners, AtomicInteger spinning) {
+        this.longestNanos = Math.max(0, longestNanos);
+        this.mostSpinners = mostSpinners;
+        this.spinning = spinning;
+        this.nextNanos = this.longestNanos;
+    }
+
+    /**
+     * A wait begins: how long to spin first, 0 for not at all. A positive answer holds one of
+     * the JVM's spinning turns until {@link #end}, which the caller must then call.
+     *
+     * @param remainingNanos how long the wait may take at most
+     */
+    long begin(long remainingNanos) {
+        if (longestNanos == 0 || mostSpinners <= 0) {
+            return 0;
+        }
+        long spin = nextNanos;
+        if (spin == 0) {
+            if (++waitsWithoutSpin < PROBE_EVERY) {
+                return 0;
+            }
+            waitsWithoutSpin = 0;
+            spin = longestNanos;
+        }
+        if (!takeTurn()) {
+            return 0;
+        }
+        holdsTurn = true;
+        return Math.min(spin, remainingNanos);
+    }
+
+    /**
+     * The spin {@link #begin} allowed is over.
+     *
+     * @param found whether it found input (or what the wait was for)
+     */
+    void end(boolean found) {
+        if (!holdsTurn) {
+            return;
+        }
+        holdsTurn = false;
+        spinning.decrementAndGet();
+        if (found) {
+            nextNanos = longestNanos;
+        } else if (nextNanos > 0) {  // a probe that found nothing leaves it at 0
+            long half = nextNanos / 2;
+            nextNanos = half < longestNanos / 8 ? 0 : half;
+        }
+    }
+
+    /** How long the next spin would be (0: this connection does not spin until a probe). */
+    long nextNanos() {
+        return nextNanos;
+    }
+
+    static int spinnersFor(int cpus) {
+        return cpus > 1 ? cpus : 0;
+    }
+
+    private boolean takeTurn() {
+        for (int now = spinning.get(); now < mostSpinners; now = spinning.get()) {
+            if (spinning.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
