@@ -34,11 +34,18 @@ import java.util.Objects;
  *                         Requests that arrive together, share one gathering write
  * @param socketReads      reads from the socket (system calls) since the switch, those that
  *                         found nothing included
+ * @param spins            waits on this connection (a stream read, a completion awaited) in
+ *                         which the waiting thread polled the socket a while before it would
+ *                         block: a thread's wake-up costs more than a small message's round trip
+ *                         on many machines. Adaptive: a connection whose polls find nothing soon
+ *                         stops (see the README's "Waiting: a short spin, then block")
+ * @param spinsFound       of those, the waits whose poll found input, or what the wait was for,
+ *                         so that the thread did not block
  */
 public record IwarpStatistics(long bytesSent, long bytesReceived, Map<MessageType, Long> messagesSent,
                               Map<MessageType, Long> messagesReceived, Map<MessageType, Long> payloadSent,
                               Map<MessageType, Long> payloadReceived, long errors, int streamWindow,
-                              long socketWrites, long socketReads) {
+                              long socketWrites, long socketReads, long spins, long spinsFound) {
 
     /**
      * Makes immutable copies of the maps; a type missing from one counts 0.
@@ -53,6 +60,8 @@ public record IwarpStatistics(long bytesSent, long bytesReceived, Map<MessageTyp
      * @param streamWindow     octets of stream receive buffers posted for the peer
      * @param socketWrites     writes to the socket (system calls)
      * @param socketReads      reads from the socket (system calls)
+     * @param spins            waits in which the waiting thread polled the socket before blocking
+     * @param spinsFound       of those, the waits whose poll found input
      * @throws NullPointerException if a map is null
      */
     public IwarpStatistics {

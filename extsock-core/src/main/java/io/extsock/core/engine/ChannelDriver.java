@@ -575,6 +575,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                     found = spinForInput(condition, spinNanos);
                 } finally {
                     inlineSpin.end(found);
+                    queuePair.counters().spun(found);
                 }
                 if (found) {
                     return;

@@ -29,7 +29,9 @@ public final class ConnectionCounters {
     private static final int ERRORS = BYTES_RECEIVED + 1;
     private static final int SOCKET_WRITES = ERRORS + 1;
     private static final int SOCKET_READS = SOCKET_WRITES + 1;
-    private static final int SLOTS = SOCKET_READS + 1;
+    private static final int SPINS = SOCKET_READS + 1;
+    private static final int SPINS_FOUND = SPINS + 1;
+    private static final int SLOTS = SPINS_FOUND + 1;
 
     /** MessageType of each RDMAP opcode, by wire value; null for those not counted. */
     private static final MessageType[] TYPE_OF_OPCODE = new MessageType[16];
@@ -119,6 +121,18 @@ public final class ConnectionCounters {
     }
 
     /**
+     * A waiting thread polled the socket before it would block (receive side).
+     *
+     * @param found whether the poll found input, or what the wait was for, so the thread did not block
+     */
+    public void spun(boolean found) {
+        add(SPINS, 1);
+        if (found) {
+            add(SPINS_FOUND, 1);
+        }
+    }
+
+    /**
      * A work request completed (any thread): an error unless SUCCESS or FLUSHED (what a close
      * does to the requests outstanding is no error of theirs).
      */
@@ -184,6 +198,14 @@ public final class ConnectionCounters {
         return counts.get(SOCKET_READS);
     }
 
+    public long spins() {
+        return counts.get(SPINS);
+    }
+
+    public long spinsFound() {
+        return counts.get(SPINS_FOUND);
+    }
+
     public int streamWindow() {
         return streamWindow;
     }
@@ -201,6 +223,6 @@ public final class ConnectionCounters {
             payloadReceived.put(type, payloadReceived(type));
         }
         return new IwarpStatistics(bytesSent(), bytesReceived(), sent, received, payloadSent, payloadReceived,
-                errors(), streamWindow(), socketWrites(), socketReads());
+                errors(), streamWindow(), socketWrites(), socketReads(), spins(), spinsFound());
     }
 }

@@ -97,7 +97,7 @@ class StatisticsAndToStringTest {
     private static IwarpStatistics withoutReads(IwarpStatistics counts) {
         return new IwarpStatistics(counts.bytesSent(), counts.bytesReceived(), counts.messagesSent(),
                 counts.messagesReceived(), counts.payloadSent(), counts.payloadReceived(), counts.errors(),
-                counts.streamWindow(), counts.socketWrites(), 0);
+                counts.streamWindow(), counts.socketWrites(), 0, counts.spins(), counts.spinsFound());
     }
 
     @Test

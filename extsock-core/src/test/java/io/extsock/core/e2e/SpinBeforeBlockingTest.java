@@ -1,0 +1,100 @@
+package io.extsock.core.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.extsock.testkit.pair.IwarpSocketPair;
+import io.extsock.verbs.IwarpStatistics;
+import java.io.DataInputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.SocketTimeoutException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A thread that waits on an IWARP_MODE socket first polls it a while (on a machine with more
+ * than one CPU), and blocks if nothing comes: the connection's statistics count the waits that
+ * spun and those whose spin found input.
+ */
+@Timeout(60)
+class SpinBeforeBlockingTest {
+
+    /** As the engine decides: more than one CPU, and spinning not turned off. */
+    private static final boolean SPINS = Runtime.getRuntime().availableProcessors() > 1
+            && !"0".equals(System.getProperty("extsock.spin.micros"));
+
+    @Test
+    void aReadThatTimesOutSpunAndFoundNothing() throws Exception {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
+            echoOnce(pair);
+            Thread.sleep(100);  // whatever the peer still sends after the echo (credits) has come
+            IwarpStatistics before = pair.client().iwarp().statistics();
+            pair.client().setSoTimeout(200);
+            assertThrows(SocketTimeoutException.class, () -> pair.client().getInputStream().read());
+            IwarpStatistics after = pair.client().iwarp().statistics();
+
+            long spins = after.spins() - before.spins();
+            if (SPINS) {
+                assertTrue(spins >= 1, "the wait spun first: " + after);
+            } else {
+                assertEquals(0, spins, "one CPU: no spin");
+            }
+            assertEquals(0, after.spinsFound() - before.spinsFound(), "nothing came: " + after);
+        }
+    }
+
+    @Test
+    void aPingPongsWaitsFindTheRepliesWhileSpinning() throws Exception {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
+            CompletableFuture<Void> echo = CompletableFuture.runAsync(() -> {
+                try {
+                    DataInputStream in = new DataInputStream(pair.accepted().getInputStream());
+                    OutputStream out = pair.accepted().getOutputStream();
+                    byte[] message = new byte[64];
+                    while (true) {
+                        in.readFully(message);
+                        out.write(message);
+                    }
+                } catch (java.io.IOException closed) {
+                    // the test ended the connection
+                }
+            });
+            InputStream in = pair.client().getInputStream();
+            OutputStream out = pair.client().getOutputStream();
+            byte[] sent = new byte[64];
+            byte[] received = new byte[64];
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            int roundTrips = 0;
+            // Until a spin found the reply (at once, unless this machine is swamped), at least 1,000.
+            while (roundTrips < 1_000 || SPINS && pair.client().iwarp().statistics().spinsFound() == 0
+                    && System.nanoTime() < until) {
+                sent[roundTrips % 64] = (byte) roundTrips;
+                out.write(sent);
+                new DataInputStream(in).readFully(received);
+                assertArrayEquals(sent, received, "round trip " + roundTrips);
+                roundTrips++;
+            }
+            IwarpStatistics client = pair.client().iwarp().statistics();
+            if (SPINS) {
+                assertTrue(client.spinsFound() > 0 && client.spinsFound() <= client.spins(),
+                        "in " + roundTrips + " round trips: " + client);
+            } else {
+                assertEquals(0, client.spins(), "one CPU: no spin");
+            }
+            pair.close();
+            echo.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void echoOnce(IwarpSocketPair pair) throws Exception {
+        pair.client().getOutputStream().write(1);
+        assertEquals(1, pair.accepted().getInputStream().read());
+        pair.accepted().getOutputStream().write(2);
+        assertEquals(2, pair.client().getInputStream().read());
+    }
+}
