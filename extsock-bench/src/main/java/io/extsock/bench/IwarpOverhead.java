@@ -14,8 +14,8 @@ import java.util.Map;
  * bandwidths) in alternating rounds on the same threads (see {@link PairedComparison}), and
  * checked against its target:
  * <ul>
- *   <li>bandwidth at least 0.9x plain TCP (the issue asks it with CRC on; CRC off should only
- *       be faster, so it is held to the same bound);
+ *   <li>bandwidth at least 0.95x plain TCP at 64 KiB and 1 MiB (issue 13 asks it with CRC on;
+ *       CRC off should only be faster, so it is held to the same bound);
  *   <li>64-byte latency, and RDMA Read latency, at most 1.1x a TCP round trip.
  * </ul>
  *
@@ -25,7 +25,7 @@ import java.util.Map;
 public final class IwarpOverhead {
 
     static final Target LATENCY_TARGET = new Target(false, 1.10);
-    static final Target BANDWIDTH_TARGET = new Target(true, 0.90);
+    static final Target BANDWIDTH_TARGET = new Target(true, 0.95);
 
     private static final int LATENCY_ITERATIONS = 2000;
     private static final long BANDWIDTH_BYTES = 128L << 20;
