@@ -13,8 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * for the whole JVM:
  * <ul>
  *   <li>never with a single CPU (under {@code taskset -c 0} the spinner would take the peer's
- *       turn), and by at most half the CPUs at once ({@link #MOST_SPINNERS}): a thread that
- *       finds them all spinning blocks at once;</li>
+ *       turn), and by at most one thread a CPU at once ({@link #MOST_SPINNERS}): a thread that
+ *       finds them all spinning blocks at once. Both ends of a conversation in one JVM may then
+ *       spin, each on its CPU, so that neither has to be woken;</li>
  *   <li>a connection whose spin found nothing halves its next spin, and below an eighth of the
  *       longest stops spinning; one in {@link #PROBE_EVERY} waits then spins the longest again, to
  *       notice that replies came back fast. A spin that found input restores the longest. So a
@@ -88,7 +89,7 @@ final class InlineSpin {
     /**
      * The spin {@link #begin} allowed is over.
      *
-     * @param found whether it found input (or what the wait was for)
+     * @param found whether it found input, what the wait was for, or the connection closed
      */
     void end(boolean found) {
         if (!holdsTurn) {
