@@ -1,6 +1,7 @@
 package io.extsock.core.engine;
 
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * Whether, and for how long, a thread about to wait inline on one connection first polls its
@@ -16,6 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       turn), and by at most one thread a CPU at once ({@link #MOST_SPINNERS}): a thread that
  *       finds them all spinning blocks at once. Both ends of a conversation in one JVM may then
  *       spin, each on its CPU, so that neither has to be woken;</li>
+ *   <li>only while the machine has a CPU to spare ({@link SpareCpu}): where as many threads as
+ *       CPUs are ready to run, a spinner takes the turn of one with work, however soon its
+ *       input comes. Such a wait blocks at once, and its connection's spin is left as it was;</li>
  *   <li>a connection whose spin found nothing halves its next spin, and below an eighth of the
  *       longest stops spinning; one in {@link #PROBE_EVERY} waits then spins the longest again, to
  *       notice that replies came back fast. A spin that found input restores the longest. So a
@@ -30,9 +34,9 @@ final class InlineSpin {
 
     /** The longest spin, and the first one of a connection. */
     static final long LONGEST_NANOS = Long.getLong("extsock.spin.micros", 50) * 1_000;
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
     /** Threads that may spin at once in this JVM: one a CPU it may run on, none if it has one. */
-    static final int MOST_SPINNERS = Integer.getInteger("extsock.spin.threads", spinnersFor(
-            Runtime.getRuntime().availableProcessors()));
+    static final int MOST_SPINNERS = Integer.getInteger("extsock.spin.threads", spinnersFor(CPUS));
     /** A connection that stopped spinning spins once again after this many waits. */
     static final int PROBE_EVERY = 64;
 
@@ -41,23 +45,26 @@ final class InlineSpin {
     private final long longestNanos;
     private final int mostSpinners;
     private final AtomicInteger spinning;
+    private final BooleanSupplier spareCpu;
     private long nextNanos;
     private int waitsWithoutSpin;
     private boolean holdsTurn;
 
     InlineSpin() {
-        this(LONGEST_NANOS, MOST_SPINNERS, SPINNING);
+        this(LONGEST_NANOS, MOST_SPINNERS, SPINNING, InlineSpin::machineHasSpareCpu);
     }
 
     /**
      * @param longestNanos the longest spin (0: never spin)
      * @param mostSpinners threads that may spin at once
      * @param spinning     threads spinning now, shared by every connection that counts together
+     * @param spareCpu     whether a CPU is free for a spin now
      */
-    InlineSpin(long longestNanos, int mostSpinners, AtomicInteger spinning) {
+    InlineSpin(long longestNanos, int mostSpinners, AtomicInteger spinning, BooleanSupplier spareCpu) {
         this.longestNanos = Math.max(0, longestNanos);
         this.mostSpinners = mostSpinners;
         this.spinning = spinning;
+        this.spareCpu = spareCpu;
         this.nextNanos = this.longestNanos;
     }
 
@@ -79,7 +86,7 @@ final class InlineSpin {
             waitsWithoutSpin = 0;
             spin = longestNanos;
         }
-        if (!takeTurn()) {
+        if (!spareCpu.getAsBoolean() || !takeTurn()) {
             return 0;
         }
         holdsTurn = true;
@@ -108,6 +115,10 @@ final class InlineSpin {
     /** How long the next spin would be (0: this connection does not spin until a probe). */
     long nextNanos() {
         return nextNanos;
+    }
+
+    private static boolean machineHasSpareCpu() {
+        return SpareCpu.machine().available(CPUS);
     }
 
     static int spinnersFor(int cpus) {

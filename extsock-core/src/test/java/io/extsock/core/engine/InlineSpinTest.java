@@ -15,12 +15,12 @@ class InlineSpinTest {
         assertEquals(0, InlineSpin.spinnersFor(1));
         assertEquals(2, InlineSpin.spinnersFor(2));
         assertEquals(8, InlineSpin.spinnersFor(8));
-        assertEquals(0, new InlineSpin(LONGEST, 0, new AtomicInteger()).begin(Long.MAX_VALUE));
+        assertEquals(0, new InlineSpin(LONGEST, 0, new AtomicInteger(), () -> true).begin(Long.MAX_VALUE));
     }
 
     @Test
     void aLongestOfZeroTurnsSpinningOff() {
-        InlineSpin spin = new InlineSpin(0, 4, new AtomicInteger());
+        InlineSpin spin = new InlineSpin(0, 4, new AtomicInteger(), () -> true);
         for (int i = 0; i < 2 * InlineSpin.PROBE_EVERY; i++) {
             assertEquals(0, spin.begin(Long.MAX_VALUE));
         }
@@ -28,7 +28,7 @@ class InlineSpinTest {
 
     @Test
     void spinsThatFindNothingHalveUntilTheyStopAndOneFoundRestoresTheLongest() {
-        InlineSpin spin = new InlineSpin(LONGEST, 1, new AtomicInteger());
+        InlineSpin spin = new InlineSpin(LONGEST, 1, new AtomicInteger(), () -> true);
         long[] expected = {LONGEST, LONGEST / 2, LONGEST / 4, LONGEST / 8};
         for (long nanos : expected) {
             assertEquals(nanos, spin.begin(Long.MAX_VALUE));
@@ -37,7 +37,7 @@ class InlineSpinTest {
         assertEquals(0, spin.nextNanos(), "below an eighth of the longest, it stops");
         assertEquals(0, spin.begin(Long.MAX_VALUE));
 
-        spin = new InlineSpin(LONGEST, 1, new AtomicInteger());
+        spin = new InlineSpin(LONGEST, 1, new AtomicInteger(), () -> true);
         spin.begin(Long.MAX_VALUE);
         spin.end(false);
         assertEquals(LONGEST / 2, spin.begin(Long.MAX_VALUE));
@@ -68,9 +68,9 @@ class InlineSpinTest {
     @Test
     void noMoreThreadsSpinAtOnceThanAllowed() {
         AtomicInteger spinning = new AtomicInteger();
-        InlineSpin first = new InlineSpin(LONGEST, 2, spinning);
-        InlineSpin second = new InlineSpin(LONGEST, 2, spinning);
-        InlineSpin third = new InlineSpin(LONGEST, 2, spinning);
+        InlineSpin first = new InlineSpin(LONGEST, 2, spinning, () -> true);
+        InlineSpin second = new InlineSpin(LONGEST, 2, spinning, () -> true);
+        InlineSpin third = new InlineSpin(LONGEST, 2, spinning, () -> true);
         assertEquals(LONGEST, first.begin(Long.MAX_VALUE));
         assertEquals(LONGEST, second.begin(Long.MAX_VALUE));
         assertEquals(0, third.begin(Long.MAX_VALUE), "both turns are taken: block at once");
@@ -86,15 +86,31 @@ class InlineSpinTest {
     }
 
     @Test
+    void withoutASpareCpuAWaitBlocksAtOnceAndTheSpinIsKept() {
+        AtomicInteger spinning = new AtomicInteger();
+        boolean[] spare = {false};
+        InlineSpin spin = new InlineSpin(LONGEST, 2, spinning, () -> spare[0]);
+        for (int i = 0; i < 2 * InlineSpin.PROBE_EVERY; i++) {
+            assertEquals(0, spin.begin(Long.MAX_VALUE), "wait " + i);
+            spin.end(false);
+        }
+        assertEquals(LONGEST, spin.nextNanos(), "waits that could not spin are no misses");
+        assertEquals(0, spinning.get());
+        spare[0] = true;
+        assertEquals(LONGEST, spin.begin(Long.MAX_VALUE));
+        spin.end(true);
+    }
+
+    @Test
     void aSpinIsNoLongerThanTheWaitMayBe() {
-        InlineSpin spin = new InlineSpin(LONGEST, 1, new AtomicInteger());
+        InlineSpin spin = new InlineSpin(LONGEST, 1, new AtomicInteger(), () -> true);
         assertEquals(10_000, spin.begin(10_000));
         spin.end(false);
     }
 
     /** A connection whose spins found nothing until it stopped spinning. */
     private static InlineSpin stopped() {
-        InlineSpin spin = new InlineSpin(LONGEST, 1, new AtomicInteger());
+        InlineSpin spin = new InlineSpin(LONGEST, 1, new AtomicInteger(), () -> true);
         while (spin.nextNanos() > 0) {
             spin.begin(Long.MAX_VALUE);
             spin.end(false);
