@@ -977,11 +977,11 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         if (key != null) {
             key.cancel();
         }
-        closeInlineSelector();
+        giveBackInlineSelector();
     }
 
     /** The inline Selector goes with the connection, to the spares (on a thread not using it). */
-    private void closeInlineSelector() {
+    private void giveBackInlineSelector() {
         if (receiveLock.tryLock()) {
             try {
                 if (inlineSelector != null) {
@@ -992,7 +992,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 receiveLock.unlock();
             }
         } else {
-            progress.schedule(10, this::closeInlineSelector);
+            progress.schedule(10, this::giveBackInlineSelector);
         }
     }
 
