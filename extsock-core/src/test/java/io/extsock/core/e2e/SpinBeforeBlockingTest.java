@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.IwarpStatistics;
 import java.io.DataInputStream;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.SocketTimeoutException;
 import java.util.concurrent.CompletableFuture;
@@ -71,7 +70,7 @@ class SpinBeforeBlockingTest {
                     // the test ended the connection
                 }
             });
-            InputStream in = pair.client().getInputStream();
+            DataInputStream in = new DataInputStream(pair.client().getInputStream());
             OutputStream out = pair.client().getOutputStream();
             byte[] sent = new byte[64];
             byte[] received = new byte[64];
@@ -82,7 +81,7 @@ class SpinBeforeBlockingTest {
                     && System.nanoTime() < until) {
                 sent[roundTrips % 64] = (byte) roundTrips;
                 out.write(sent);
-                new DataInputStream(in).readFully(received);
+                in.readFully(received);
                 assertArrayEquals(sent, received, "round trip " + roundTrips);
                 roundTrips++;
             }
