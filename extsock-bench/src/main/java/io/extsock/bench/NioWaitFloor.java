@@ -1,16 +1,7 @@
 package io.extsock.bench;
 
-import java.io.EOFException;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
-import java.nio.channels.SelectionKey;
-import java.nio.channels.Selector;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
-import java.util.function.Consumer;
 
 /**
  * The floor under any Java engine whose waiting threads can be woken: a 64-byte ping-pong on
@@ -65,7 +56,7 @@ public final class NioWaitFloor {
 
     static Result measure(RunLength length) throws Exception {
         int iterations = length.iterations(FULL_ROUND_TRIPS);
-        try (Link blocking = Link.open(false); Link selecting = Link.open(true)) {
+        try (NioLink blocking = NioLink.open(false); NioLink selecting = NioLink.open(true)) {
             PairedComparison comparison = new PairedComparison(length.warmupRounds(), length.rounds());
             ThreadCpu cpu = new ThreadCpu();
             double[][] cpuPerRound = new double[2][length.warmupRounds() + length.rounds()];
@@ -81,7 +72,7 @@ public final class NioWaitFloor {
         return java.util.Arrays.copyOfRange(all, length.warmupRounds(), all.length);
     }
 
-    private static Contender rounds(Link link, int iterations, ThreadCpu cpu, double[] cpuPerRound) {
+    private static Contender rounds(NioLink link, int iterations, ThreadCpu cpu, double[] cpuPerRound) {
         return new Contender() {
             public void serve(int round) throws IOException {
                 ByteBuffer buffer = ByteBuffer.allocateDirect(SIZE);
@@ -105,77 +96,5 @@ public final class NioWaitFloor {
                 return Stats.median(nanos) / 1_000.0;
             }
         };
-    }
-
-    /** One end: a channel, and the Selector its thread waits in when it does not block in read. */
-    private static final class End implements AutoCloseable {
-        private static final Consumer<SelectionKey> IGNORE = key -> { };
-        private final SocketChannel channel;
-        private final Selector selector;
-
-        End(SocketChannel channel, boolean selecting) throws IOException {
-            this.channel = channel;
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            if (selecting) {
-                channel.configureBlocking(false);
-                selector = Selector.open();
-                channel.register(selector, SelectionKey.OP_READ);
-            } else {
-                selector = null;
-            }
-        }
-
-        void readFully(ByteBuffer buffer) throws IOException {
-            buffer.clear();
-            while (buffer.hasRemaining()) {
-                if (selector != null) {
-                    selector.select(IGNORE);  // as the engine's waiter: wait for readiness, then read
-                }
-                if (channel.read(buffer) < 0) {
-                    throw new EOFException("the other end closed");
-                }
-            }
-        }
-
-        void writeFully(ByteBuffer buffer) throws IOException {
-            buffer.clear();  // all of it: what the other end reads, or sent the last time
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);  // 64 bytes: a socket takes them at once, blocking or not
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            if (selector != null) {
-                selector.close();
-            }
-            channel.close();
-        }
-    }
-
-    /** A loopback connection's two ends, waiting one way. */
-    private static final class Link implements AutoCloseable {
-        final End client;
-        final End server;
-
-        private Link(End client, End server) {
-            this.client = client;
-            this.server = server;
-        }
-
-        static Link open(boolean selecting) throws IOException {
-            try (ServerSocketChannel listener = ServerSocketChannel.open()) {
-                listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-                SocketChannel client = SocketChannel.open(listener.getLocalAddress());
-                SocketChannel server = listener.accept();
-                return new Link(new End(client, selecting), new End(server, selecting));
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            client.close();
-            server.close();
-        }
     }
 }

@@ -1,0 +1,100 @@
+package io.extsock.bench;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.function.Consumer;
+
+/**
+ * A loopback connection of plain NIO channels, no protocol, whose two ends wait for input one
+ * of two ways: blocking inside {@code read}, as {@code java.net.Socket} does, or, as an
+ * IWARP_MODE engine must (see {@link NioWaitFloor}), in a Selector of the end's own on a
+ * non-blocking channel ({@code epoll_wait}, then {@code read}). The wait floors' common part.
+ */
+final class NioLink implements AutoCloseable {
+
+    /** One end: a channel, and the Selector its thread waits in when it does not block in read. */
+    static final class End implements AutoCloseable {
+        private static final Consumer<SelectionKey> IGNORE = key -> { };
+        private final SocketChannel channel;
+        private final Selector selector;
+
+        private End(SocketChannel channel, boolean selecting) throws IOException {
+            this.channel = channel;
+            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            if (selecting) {
+                channel.configureBlocking(false);
+                selector = Selector.open();
+                channel.register(selector, SelectionKey.OP_READ);
+            } else {
+                selector = null;
+            }
+        }
+
+        /** Reads until the buffer, cleared first, is full. */
+        void readFully(ByteBuffer buffer) throws IOException {
+            buffer.clear();
+            while (buffer.hasRemaining()) {
+                if (selector != null) {
+                    selector.select(IGNORE);  // as the engine's waiter: wait for readiness, then read
+                }
+                if (channel.read(buffer) < 0) {
+                    throw new EOFException("the other end closed");
+                }
+            }
+        }
+
+        /** Writes the whole buffer, cleared first. */
+        void writeFully(ByteBuffer buffer) throws IOException {
+            buffer.clear();  // all of it: what the other end reads, or sent the last time
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);  // small messages: a socket takes them at once, blocking or not
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                if (selector != null) {
+                    selector.close();
+                }
+            } finally {
+                channel.close();
+            }
+        }
+    }
+
+    final End client;
+    final End server;
+
+    private NioLink(End client, End server) {
+        this.client = client;
+        this.server = server;
+    }
+
+    /** A new connection whose ends wait in a Selector each ({@code selecting}) or block in read. */
+    static NioLink open(boolean selecting) throws IOException {
+        try (ServerSocketChannel listener = ServerSocketChannel.open()) {
+            listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            SocketChannel client = SocketChannel.open(listener.getLocalAddress());
+            SocketChannel server = listener.accept();
+            return new NioLink(new End(client, selecting), new End(server, selecting));
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            client.close();
+        } finally {
+            server.close();
+        }
+    }
+}
