@@ -346,7 +346,7 @@ final class PerfCompareCommand implements Callable<Integer> {
                 Row<ManyConnections.Result> row = new Row<>(
                         () -> ManyConnections.run(sockets, threads, connections, connectionRoundTrips, MANY_SIZE),
                         ManyConnections.Result::totalNanos, baseline,
-                        "plain, " + threads + " threads (total time)");
+                        "plain, " + threads + " threads");
                 rows.add(new ManyRow(sockets, threads, row));
                 baseline = sockets.iwarp() ? baseline : row;
             }
@@ -355,24 +355,29 @@ final class PerfCompareCommand implements Callable<Integer> {
     }
 
     private void printMany(PrintWriter out, List<ManyRow> rows) {
-        ResultTable table = new ResultTable("threads", "socket", "setup[ms]", "round trips[ms]", "total[ms]",
-                "ratio [95% CI]", "compared with");
+        ResultTable table = new ResultTable("threads", "socket", "setup[ms]", "ratio [95% CI]", "round trips[ms]",
+                "ratio [95% CI]", "total[ms]", "ratio [95% CI]", "compared with");
         for (ManyRow manyRow : rows) {
             Row<ManyConnections.Result> row = manyRow.row();
             double setup = median(row.results, r -> r.setupNanos() / 1e6);
             double roundTrips = median(row.results, r -> r.roundTripNanos() / 1e6);
             double total = median(row.results, r -> r.totalNanos() / 1e6);
             Ratio ratio = row.ratio();
+            // Each phase's own ratio too: issue 13 holds the round trips to plain TCP's, and
+            // measures setup (negotiation, buffers) on its own.
+            Ratio setupRatio = row.ratio(r -> r.setupNanos());
+            Ratio roundTripsRatio = row.ratio(r -> r.roundTripNanos());
             if (json) {
                 out.println(Units.format("{\"test\":\"many_rr\",\"mode\":\"%s\",\"threads\":\"%s\",\"socket\":\"%s\","
                                 + "\"connections\":%d,\"round_trips\":%d,\"bytes\":%d,\"setup_ms\":%.2f,"
-                                + "\"round_trips_ms\":%.2f,\"total_ms\":%.2f,%s,\"compared_with\":\"%s\",\"rounds\":%d}",
+                                + "\"round_trips_ms\":%.2f,\"total_ms\":%.2f,%s,%s,%s,\"compared_with\":\"%s\",\"rounds\":%d}",
                         manyRow.sockets().iwarp() ? PerfMode.iwarp : PerfMode.plain, manyRow.threads(), manyRow.socket(),
                         connections, connectionRoundTrips, MANY_SIZE, setup, roundTrips, total, ratio.json(),
-                        row.comparedWith, rounds));
+                        setupRatio.json("setup_"), roundTripsRatio.json("round_trips_"), row.comparedWith, rounds));
             } else {
                 table.add(manyRow.threads().toString(), manyRow.socket(), Units.format("%.1f", setup),
-                        Units.format("%.1f", roundTrips), Units.format("%.1f", total), ratio.cell(), row.comparedWith);
+                        setupRatio.cell(), Units.format("%.1f", roundTrips), roundTripsRatio.cell(),
+                        Units.format("%.1f", total), ratio.cell(), row.comparedWith);
             }
         }
         if (json) {
@@ -385,7 +390,7 @@ final class PerfCompareCommand implements Callable<Integer> {
         out.println();
         out.println("many connections: " + connections + " at once, " + connectionRoundTrips + " round trips of "
                 + MANY_SIZE + " B each, a thread per connection on each end; setup = connect (+ IWARP_MODE switch),"
-                + " wall clock; total = setup + round trips");
+                + " wall clock; total = setup + round trips; each ratio is that column's against plain's");
         table.print(out);
         if (!VirtualThreads.available()) {
             out.println("virtual threads: skipped, " + VirtualThreads.unavailableReason());
@@ -454,9 +459,15 @@ final class PerfCompareCommand implements Callable<Integer> {
 
         /** The JSON members; the interval's are null when there are too few rounds. */
         String json() {
-            return Units.format("\"ratio_to_plain\":%.3f,", median) + (interval == null
-                    ? "\"ratio_ci_low\":null,\"ratio_ci_high\":null"
-                    : Units.format("\"ratio_ci_low\":%.3f,\"ratio_ci_high\":%.3f", interval.low(), interval.high()));
+            return json("");
+        }
+
+        /** As {@link #json()}, each member's name after {@code prefix} (a ratio of one part of a figure). */
+        String json(String prefix) {
+            return Units.format("\"" + prefix + "ratio_to_plain\":%.3f,", median) + (interval == null
+                    ? "\"" + prefix + "ratio_ci_low\":null,\"" + prefix + "ratio_ci_high\":null"
+                    : Units.format("\"" + prefix + "ratio_ci_low\":%.3f,\"" + prefix + "ratio_ci_high\":%.3f",
+                    interval.low(), interval.high()));
         }
     }
 
@@ -488,10 +499,15 @@ final class PerfCompareCommand implements Callable<Integer> {
         }
 
         Ratio ratio() {
+            return ratio(figure);
+        }
+
+        /** The ratio of another figure of the same results, round by round, to the baseline's. */
+        Ratio ratio(ToDoubleFunction<R> of) {
             double[] ratios = new double[results.size()];
             for (int r = 0; r < ratios.length; r++) {
                 ratios[r] = baseline == null ? 1
-                        : figure.applyAsDouble(results.get(r)) / baseline.figure.applyAsDouble(baseline.results.get(r));
+                        : of.applyAsDouble(results.get(r)) / of.applyAsDouble(baseline.results.get(r));
             }
             return Ratio.of(ratios);
         }

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -222,10 +224,12 @@ class PerfIT {
         List<String> many = json.out().lines().filter(l -> l.startsWith("{\"test\":\"many_rr\"")).toList();
         Pattern row = Pattern.compile("\\{\"test\":\"many_rr\",\"mode\":\"(plain|iwarp)\",\"threads\":\"(platform|virtual)\","
                 + "\"socket\":\"([^\"]+)\",\"connections\":20,\"round_trips\":5,\"bytes\":64,\"setup_ms\":([\\d.]+),"
-                + "\"round_trips_ms\":([\\d.]+),\"total_ms\":([\\d.]+),\"ratio_to_plain\":([\\d.]+),.*");
+                + "\"round_trips_ms\":([\\d.]+),\"total_ms\":([\\d.]+),\"ratio_to_plain\":([\\d.]+),.*"
+                + "\"setup_ratio_to_plain\":([\\d.]+),.*\"round_trips_ratio_to_plain\":([\\d.]+),.*");
         boolean virtual = Runtime.version().feature() >= 21;
         assertEquals(virtual ? 6 : 4, many.size(), json.transcript());
         List<String> seen = new ArrayList<>();
+        Map<String, double[]> plainPhases = new HashMap<>();  // setup and round trips, by threads
         for (String line : many) {
             if (line.contains("\"skipped\"")) {
                 assertTrue(!virtual && line.contains("virtual threads need JDK 21"), line);
@@ -240,6 +244,15 @@ class PerfIT {
             assertEquals(setup + roundTrips, Double.parseDouble(m.group(6)), 0.02, line);
             if (m.group(1).equals("plain")) {
                 assertEquals("1.000", m.group(7), line);
+                assertEquals("1.000", m.group(8), line);
+                assertEquals("1.000", m.group(9), line);
+                plainPhases.put(m.group(2), new double[] {setup, roundTrips});
+            } else {
+                // One round: each phase's ratio is that phase's time over plain's, on the same threads.
+                double[] plain = plainPhases.get(m.group(2));
+                assertEquals(setup / plain[0], Double.parseDouble(m.group(8)), 0.01 * setup / plain[0] + 0.001, line);
+                assertEquals(roundTrips / plain[1], Double.parseDouble(m.group(9)), 0.01 * roundTrips / plain[1] + 0.001,
+                        line);
             }
         }
         List<String> expected = new ArrayList<>(List.of("platform plain", "platform iwarp", "platform iwarp ahead"));
