@@ -51,11 +51,41 @@ final class NioLink implements AutoCloseable {
             }
         }
 
-        /** Writes the whole buffer, cleared first. */
+        /**
+         * One read of what has come, up to the buffer's room (cleared first), waiting for some.
+         *
+         * @return the bytes read, or -1 at the end of the stream
+         */
+        int readSome(ByteBuffer buffer) throws IOException {
+            buffer.clear();
+            while (true) {
+                if (selector != null) {
+                    selector.select(IGNORE);
+                }
+                int n = channel.read(buffer);
+                if (n != 0) {
+                    return n;
+                }
+            }
+        }
+
+        /** Writes the whole buffer, cleared first; a selecting end waits for room in its Selector. */
         void writeFully(ByteBuffer buffer) throws IOException {
             buffer.clear();  // all of it: what the other end reads, or sent the last time
             while (buffer.hasRemaining()) {
-                channel.write(buffer);  // small messages: a socket takes them at once, blocking or not
+                if (channel.write(buffer) == 0 && selector != null) {
+                    awaitRoom();
+                }
+            }
+        }
+
+        private void awaitRoom() throws IOException {
+            SelectionKey key = channel.keyFor(selector);
+            key.interestOps(SelectionKey.OP_WRITE);
+            try {
+                selector.select(IGNORE);
+            } finally {
+                key.interestOps(SelectionKey.OP_READ);
             }
         }
 

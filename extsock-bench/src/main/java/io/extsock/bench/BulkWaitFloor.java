@@ -1,0 +1,92 @@
+package io.extsock.bench;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+
+/**
+ * The floor under {@code perf compare}'s one-at-a-time bandwidth rows at small messages: a
+ * writer sends N-byte messages one write each, and the reader takes what has come into a 64 KiB
+ * buffer, as perf compare's plain TCP reader does, on plain NIO channels with no protocol.
+ * Blocking channels (as {@code java.net.Socket}: each thread sleeps inside {@code read} or
+ * {@code write}) against each end waiting in a Selector of its own (as an IWARP_MODE thread
+ * must: see {@link NioWaitFloor}), in alternating rounds, MB/s.
+ *
+ * <p>Over loopback the writer's {@code write} runs the receive path on its own CPU, waking the
+ * reader when it sleeps: waking a thread in {@code epoll_wait} costs the writer more than waking
+ * one blocked in {@code read}, and at small messages that wake-up is a large part of a write.
+ *
+ * <p>Run: {@code java -cp 'extsock-bench/target/extsock-bench.jar:extsock-bench/target/lib/*'
+ * io.extsock.bench.BulkWaitFloor [--quick] [message-bytes]} (default 4096).
+ */
+public final class BulkWaitFloor {
+
+    private static final int DEFAULT_SIZE = 4096;
+    private static final long FULL_BYTES = 1L << 30;
+    private static final int READ_BUFFER = 64 * 1024;
+
+    private BulkWaitFloor() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        RunLength length = RunLength.of(args);
+        int size = DEFAULT_SIZE;
+        for (String arg : args) {
+            if (!arg.startsWith("--")) {
+                size = Integer.parseInt(arg);
+            }
+        }
+        PairedComparison.Result r = measure(length, size);
+        System.out.printf("%s messages one write each, read into %d KiB, on NIO channels: blocking channels against"
+                + " a Selector at each end, %d alternating rounds of %d MiB (+%d warm-up), Java %s%n%n",
+                PairedComparison.label(size), READ_BUFFER / 1024, length.rounds(), length.bytes(FULL_BYTES) >> 20,
+                length.warmupRounds(), Runtime.version());
+        double[] interval = r.ratioInterval();
+        System.out.printf("%-22s %16s %16s %8s %-17s%n", "measure", "blocking", "epoll, then I/O", "ratio",
+                " (95% interval)");
+        System.out.printf("%-22s %11.0f MB/s %11.0f MB/s %8.3f  [%.3f, %.3f]%n", r.test(), r.baselineMedian(),
+                r.candidateMedian(), r.ratio(), interval[0], interval[1]);
+    }
+
+    /** MB/s of each round, blocking channels as the baseline. */
+    static PairedComparison.Result measure(RunLength length, int size) throws Exception {
+        long messages = Math.max(1, length.bytes(FULL_BYTES) / size);
+        try (NioLink blocking = NioLink.open(false); NioLink selecting = NioLink.open(true)) {
+            PairedComparison comparison = new PairedComparison(length.warmupRounds(), length.rounds());
+            return comparison.compare("bandwidth", PairedComparison.label(size), "MB/s", true,
+                    rounds(blocking, size, messages), rounds(selecting, size, messages));
+        }
+    }
+
+    /** A round: the writer's messages, then the reader's answer once it has every byte. */
+    private static Contender rounds(NioLink link, int size, long messages) {
+        long total = messages * size;
+        return new Contender() {
+            public void serve(int round) throws IOException {
+                ByteBuffer buffer = ByteBuffer.allocateDirect(READ_BUFFER);
+                long received = 0;
+                while (received < total) {
+                    int n = link.server.readSome(buffer);
+                    if (n < 0) {
+                        throw new IOException("the writer closed after " + received + " bytes of " + total);
+                    }
+                    received += n;
+                }
+                if (received != total) {
+                    throw new IOException("received " + received + " bytes, " + (received - total) + " more than sent");
+                }
+                link.server.writeFully(ByteBuffer.allocateDirect(1));  // all arrived: the writer's clock stops
+            }
+
+            public double run(int round) throws IOException {
+                ByteBuffer message = ByteBuffer.allocateDirect(size);
+                long start = System.nanoTime();
+                for (long i = 0; i < messages; i++) {
+                    link.client.writeFully(message);
+                }
+                link.client.readFully(ByteBuffer.allocateDirect(1));
+                long elapsed = System.nanoTime() - start;
+                return total / (elapsed / 1e9) / 1e6;
+            }
+        };
+    }
+}
