@@ -148,6 +148,24 @@ public final class IwarpOptions {
             new IwarpSocketOption<>("IWARP_FALLBACK_WAIT", Integer.class);
 
     /**
+     * How long, in microseconds, a thread about to wait for this connection (a read, a
+     * completion) first polls its socket before it blocks; 0 never to poll. Default: the system
+     * property {@code extsock.spin.micros}, else 50. At most {@value
+     * io.extsock.internal.IwarpOptionValues#MAX_SPIN_MICROS}.
+     *
+     * <p>A reply that comes within the spin spares the waiting thread a sleep and a wake-up, and
+     * its sender the dearer half of a write (waking a sleeping reader): on a machine with a CPU
+     * to spare, small round trips take a fraction of plain TCP's. The spin is the longest one: a
+     * connection whose spins find nothing halves them and soon stops, probing now and then; no
+     * thread spins on a single CPU, nor while the machine has no CPU to spare, nor beyond one
+     * spinning thread a CPU (the system property {@code extsock.spin.threads}); virtual threads
+     * never spin. Set 0 for a connection whose waits are long by nature (a bulk receiver that
+     * keeps up with its sender, a server's idle clients), to leave every spare cycle to others.
+     */
+    public static final SocketOption<Integer> SPIN_MICROS =
+            new IwarpSocketOption<>("IWARP_SPIN_MICROS", Integer.class);
+
+    /**
      * On an {@link ExtendedServerSocket} with IWARP_MODE: negotiate each connection as it
      * arrives, before the application accepts it, as the kernel completes TCP's handshake
      * before {@code accept}. Default false: each accepted connection negotiates on its first
@@ -181,7 +199,7 @@ public final class IwarpOptions {
     /** Every option of this class that a connection takes (all but {@link #NEGOTIATE_BEFORE_ACCEPT}). */
     public static final Set<SocketOption<?>> ALL = Set.of(IWARP_MODE, CRC, MARKERS, IRD, ORD,
             MAX_FPDU_SIZE, MPA_REVISION, READY_TO_RECEIVE, MPA_TIMEOUT, PRIVATE_DATA, STREAMS, SETUP,
-            FALLBACK, FALLBACK_WAIT);
+            FALLBACK, FALLBACK_WAIT, SPIN_MICROS);
 
     /** The zero-length message that tells the peer this side is ready (RFC 6581 section 4). */
     public enum ReadyToReceive {

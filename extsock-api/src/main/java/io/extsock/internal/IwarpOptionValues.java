@@ -18,6 +18,8 @@ public final class IwarpOptionValues {
     public static final int PATH_FPDU_SIZE = 0;
     /** Private data the application may add: 512 (RFC 5044) less the IRD/ORD words and room for extsock. */
     public static final int MAX_PRIVATE_DATA = 256;
+    /** The longest spin a wait may begin with: a second (a wait of its own, no longer a spin). */
+    public static final int MAX_SPIN_MICROS = 1_000_000;
 
     /**
      * Not an option applications set: the socket tells the provider with it that the connection
@@ -43,9 +45,16 @@ public final class IwarpOptionValues {
             Map.entry(IwarpOptions.STREAMS, true),
             Map.entry(IwarpOptions.SETUP, (IwarpSetup) connection -> { }),
             Map.entry(IwarpOptions.FALLBACK, false),
-            Map.entry(IwarpOptions.FALLBACK_WAIT, 1_000));
+            Map.entry(IwarpOptions.FALLBACK_WAIT, 1_000),
+            Map.entry(IwarpOptions.SPIN_MICROS, spinMicrosProperty()));
 
     private IwarpOptionValues() {
+    }
+
+    /** SPIN_MICROS's default: the JVM-wide property, kept within the option's range. */
+    private static int spinMicrosProperty() {
+        long micros = Long.getLong("extsock.spin.micros", 50);
+        return (int) Math.max(0, Math.min(micros, MAX_SPIN_MICROS));
     }
 
     /** The option's value when nobody set it. */
@@ -86,6 +95,8 @@ public final class IwarpOptionValues {
             }
         } else if (option == IwarpOptions.MPA_TIMEOUT || option == IwarpOptions.FALLBACK_WAIT) {
             requireRange(option, (Integer) value, 1, Integer.MAX_VALUE);
+        } else if (option == IwarpOptions.SPIN_MICROS) {
+            requireRange(option, (Integer) value, 0, MAX_SPIN_MICROS);
         } else if (option == IwarpOptions.PRIVATE_DATA) {
             int length = ((byte[]) value).length;
             if (length > MAX_PRIVATE_DATA) {

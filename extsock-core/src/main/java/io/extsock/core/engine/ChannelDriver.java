@@ -128,7 +128,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private Selector inlineSelector;
     private volatile boolean inlineSelecting;
     /** Whether a waiting thread polls the socket a while before it selects; receive lock. */
-    private final InlineSpin inlineSpin = new InlineSpin();
+    private final InlineSpin inlineSpin;
     private final Object waitMonitor = new Object();
     private volatile boolean transmitRequested;
     /** The receive lock's holder is processing what it read: transmits wait (see {@link #transmitPending}). */
@@ -167,9 +167,13 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      * @param pool where the connection's direct memory comes from: staging and the gather's arena
      *     are taken here, the stream's buffers by the stream ({@link #memory()}); should the
      *     connection be dropped without a close, its blocks go back when it is collected
+     * @param inlineSpin whether and how long a waiting thread polls before it blocks (the
+     *     connection's {@code SPIN_MICROS})
      */
-    ChannelDriver(SocketChannel channel, Selector inlineSelector, ProgressThread progress, DirectBufferPool pool) {
+    ChannelDriver(SocketChannel channel, Selector inlineSelector, ProgressThread progress, DirectBufferPool pool,
+                  InlineSpin inlineSpin) {
         this.channel = channel;
+        this.inlineSpin = inlineSpin;
         this.inlineSelector = inlineSelector;
         this.progress = progress;
         this.memory = pool.lease(this);

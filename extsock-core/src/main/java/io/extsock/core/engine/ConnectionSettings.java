@@ -15,7 +15,7 @@ import java.util.Set;
 /** What a socket's iWARP options ask of one connection, resolved against the defaults. */
 record ConnectionSettings(int mpaRevision, boolean crc, boolean markers, int ird, int ord, int maxFpduSize,
                           ReadyToReceive readyToReceive, int mpaTimeoutMillis, byte[] privateData, boolean streams,
-                          IwarpSetup setup, boolean earlierStream, int fallbackWaitMillis) {
+                          IwarpSetup setup, boolean earlierStream, int fallbackWaitMillis, int spinMicros) {
 
     /** {@link #fallbackWaitMillis} when the switch may not fall back to plain TCP. */
     static final int NO_FALLBACK = 0;
@@ -39,7 +39,8 @@ record ConnectionSettings(int mpaRevision, boolean crc, boolean markers, int ird
                 IwarpOptionValues.valueIn(options, IwarpOptions.STREAMS),
                 IwarpOptionValues.valueIn(options, IwarpOptions.SETUP),
                 earlierStream,
-                fallback ? IwarpOptionValues.valueIn(options, IwarpOptions.FALLBACK_WAIT) : NO_FALLBACK);
+                fallback ? IwarpOptionValues.valueIn(options, IwarpOptions.FALLBACK_WAIT) : NO_FALLBACK,
+                IwarpOptionValues.valueIn(options, IwarpOptions.SPIN_MICROS));
     }
 
     /** The MPA preferences for these settings, with extsock's hello ahead of the application's data. */

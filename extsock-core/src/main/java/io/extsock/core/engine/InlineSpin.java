@@ -27,13 +27,12 @@ import java.util.function.BooleanSupplier;
  *       blocks at once, and an idle connection spins once, at the start of its wait.</li>
  * </ul>
  *
- * <p>The longest spin is {@code extsock.spin.micros} (a system property; 0 turns spinning off).
- * One instance per connection, used under its receive lock.
+ * <p>The longest spin is the connection's {@code IwarpOptions.SPIN_MICROS} (its default the
+ * system property {@code extsock.spin.micros}; 0 turns spinning off). One instance per
+ * connection, used under its receive lock.
  */
 final class InlineSpin {
 
-    /** The longest spin, and the first one of a connection. */
-    static final long LONGEST_NANOS = Long.getLong("extsock.spin.micros", 50) * 1_000;
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
     /** Threads that may spin at once in this JVM: one a CPU it may run on, none if it has one. */
     static final int MOST_SPINNERS = Integer.getInteger("extsock.spin.threads", spinnersFor(CPUS));
@@ -50,8 +49,13 @@ final class InlineSpin {
     private int waitsWithoutSpin;
     private boolean holdsTurn;
 
-    InlineSpin() {
-        this(LONGEST_NANOS, MOST_SPINNERS, SPINNING, InlineSpin::machineHasSpareCpu);
+    /**
+     * A connection's, counting its spinning threads with the whole JVM's.
+     *
+     * @param longestNanos the longest spin, and the first (0: never spin)
+     */
+    InlineSpin(long longestNanos) {
+        this(longestNanos, MOST_SPINNERS, SPINNING, InlineSpin::machineHasSpareCpu);
     }
 
     /**

@@ -208,7 +208,8 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         byte[] peerData = agreement.peerPrivateData().toByteArray();
         ExtsockHello peerHello = ExtsockHello.readFrom(peerData);
 
-        ChannelDriver connection = new ChannelDriver(channel, waitSelector, ProgressEngine.instance().assign(), memory);
+        ChannelDriver connection = new ChannelDriver(channel, waitSelector, ProgressEngine.instance().assign(), memory,
+                new InlineSpin(settings.spinMicros() * 1_000L));
         try {
             return start(channel, initiator, settings, counters, started, outcome, hello, peerHello, connection);
         } catch (IOException | RuntimeException | Error e) {

@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.IwarpOptions;
 import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.IwarpStatistics;
 import java.io.DataInputStream;
 import java.io.OutputStream;
 import java.net.SocketTimeoutException;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -18,7 +20,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * A thread that waits on an IWARP_MODE socket first polls it a while (on a machine with more
  * than one CPU, while one is spare), and blocks if nothing comes: the connection's statistics
- * count the waits that spun and those whose spin found input.
+ * count the waits that spun and those whose spin found input. A connection's SPIN_MICROS of 0
+ * turns that off for it alone.
  */
 @Timeout(60)
 class SpinBeforeBlockingTest {
@@ -57,19 +60,7 @@ class SpinBeforeBlockingTest {
     @Test
     void aPingPongsWaitsFindTheRepliesWhileSpinning() throws Exception {
         try (IwarpSocketPair pair = IwarpSocketPair.open()) {
-            CompletableFuture<Void> echo = CompletableFuture.runAsync(() -> {
-                try {
-                    DataInputStream in = new DataInputStream(pair.accepted().getInputStream());
-                    OutputStream out = pair.accepted().getOutputStream();
-                    byte[] message = new byte[64];
-                    while (true) {
-                        in.readFully(message);
-                        out.write(message);
-                    }
-                } catch (java.io.IOException closed) {
-                    // the test ended the connection
-                }
-            });
+            CompletableFuture<Void> echo = CompletableFuture.runAsync(() -> echoUntilClosed(pair));
             DataInputStream in = new DataInputStream(pair.client().getInputStream());
             OutputStream out = pair.client().getOutputStream();
             byte[] sent = new byte[64];
@@ -94,6 +85,50 @@ class SpinBeforeBlockingTest {
             }
             pair.close();
             echo.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void aConnectionWhoseSpinIsZeroNeverSpinsWhileItsPeerDoes() throws Exception {
+        try (IwarpSocketPair pair = IwarpSocketPair.open(Map.of(IwarpOptions.SPIN_MICROS, 0), Map.of())) {
+            CompletableFuture<Void> echo = CompletableFuture.runAsync(() -> echoUntilClosed(pair));
+            DataInputStream in = new DataInputStream(pair.client().getInputStream());
+            OutputStream out = pair.client().getOutputStream();
+            byte[] message = new byte[64];
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            int roundTrips = 0;
+            // Until the echoing end's waits spun (at once, unless this machine is swamped), at least 1,000.
+            while (roundTrips < 1_000 || SPINS && pair.accepted().iwarp().statistics().spins() == 0
+                    && System.nanoTime() < until) {
+                message[0] = (byte) roundTrips;
+                out.write(message);
+                in.readFully(message);
+                assertEquals((byte) roundTrips, message[0], "round trip " + roundTrips);
+                roundTrips++;
+            }
+            IwarpStatistics client = pair.client().iwarp().statistics();
+            IwarpStatistics accepted = pair.accepted().iwarp().statistics();
+            assertEquals(0, client.spins(), "SPIN_MICROS 0, in " + roundTrips + " round trips: " + client);
+            if (SPINS) {
+                assertTrue(accepted.spins() > 0, "the default, in " + roundTrips + " round trips: " + accepted);
+            }
+            pair.close();
+            echo.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The accepted end answers every 64-octet message with itself, until the test ends the connection. */
+    private static void echoUntilClosed(IwarpSocketPair pair) {
+        try {
+            DataInputStream in = new DataInputStream(pair.accepted().getInputStream());
+            OutputStream out = pair.accepted().getOutputStream();
+            byte[] message = new byte[64];
+            while (true) {
+                in.readFully(message);
+                out.write(message);
+            }
+        } catch (java.io.IOException closed) {
+            // the test ended the connection
         }
     }
 
