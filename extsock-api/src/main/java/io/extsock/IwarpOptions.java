@@ -159,8 +159,11 @@ public final class IwarpOptions {
      * connection whose spins find nothing halves them and soon stops, probing now and then; no
      * thread spins on a single CPU, nor while the machine has no CPU to spare, nor beyond one
      * spinning thread a CPU (the system property {@code extsock.spin.threads}); virtual threads
-     * never spin. Set 0 for a connection whose waits are long by nature (a bulk receiver that
-     * keeps up with its sender, a server's idle clients), to leave every spare cycle to others.
+     * never spin. Set 0 where this connection's CPU matters more than its latency: under a CPU
+     * quota (a container's, which the machine's count of ready threads does not see), or beside
+     * CPU-bound work of the application's own. Set it longer for a latency-critical connection
+     * whose peer takes more than the default to answer: a spin shorter than the answer finds
+     * nothing, and soon stops.
      */
     public static final SocketOption<Integer> SPIN_MICROS =
             new IwarpSocketOption<>("IWARP_SPIN_MICROS", Integer.class);
