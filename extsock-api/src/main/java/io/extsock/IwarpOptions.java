@@ -164,6 +164,9 @@ public final class IwarpOptions {
      * CPU-bound work of the application's own. Set it longer for a latency-critical connection
      * whose peer takes more than the default to answer: a spin shorter than the answer finds
      * nothing, and soon stops.
+     *
+     * <p>Unlike the other iWARP options, which the switch negotiates, this one is this end's
+     * own: it may also be set on a live IWARP_MODE connection, and counts from its next wait.
      */
     public static final SocketOption<Integer> SPIN_MICROS =
             new IwarpSocketOption<>("IWARP_SPIN_MICROS", Integer.class);

@@ -595,11 +595,29 @@ public final class ChannelSocketImpl extends SocketImpl {
             }
             return;
         }
+        if (option == IwarpOptions.SPIN_MICROS) {
+            setSpinMicros((Integer) value);
+            return;
+        }
         if (iwarpMode) {
             throw new SocketException(option + " must be set before the switch to IWARP_MODE");
         }
         IwarpOptionValues.validate(option, value);
         iwarpSettings.put(option, value instanceof byte[] ? ((byte[]) value).clone() : value);
+    }
+
+    /**
+     * SPIN_MICROS is this end's own behaviour, not negotiated: unlike the other iWARP options it
+     * may change on a live connection. A switch under way applies it again once its session is
+     * up (see {@link #switchToIwarpIfRequested}), so that a value set meanwhile is not lost.
+     */
+    private void setSpinMicros(int micros) {
+        IwarpOptionValues.validate(IwarpOptions.SPIN_MICROS, micros);
+        iwarpSettings.put(IwarpOptions.SPIN_MICROS, micros);
+        IwarpSession current = session;
+        if (current != null) {
+            current.spinMicros(micros);
+        }
     }
 
     /**
@@ -628,6 +646,10 @@ public final class ChannelSocketImpl extends SocketImpl {
                 }
                 IwarpSession attached = IwarpProviders.require().attach(ch, initiator, Map.copyOf(options));
                 session = attached;
+                Object spin = iwarpSettings.get(IwarpOptions.SPIN_MICROS);
+                if (spin != null) {
+                    attached.spinMicros((Integer) spin);  // it may have changed since the copy above
+                }
                 transport = attached.stream();
                 iwarpMode = true;
                 switchPending = false;

@@ -18,4 +18,12 @@ public interface IwarpSession {
      * @return what {@link io.extsock.ExtendedSocket#iwarp()} returns
      */
     IwarpConnection connection();
+
+    /**
+     * Changes how long a thread about to wait on this connection polls before it blocks
+     * ({@link io.extsock.IwarpOptions#SPIN_MICROS}), from its next wait on.
+     *
+     * @param micros the longest spin, already checked against the option's range
+     */
+    void spinMicros(int micros);
 }

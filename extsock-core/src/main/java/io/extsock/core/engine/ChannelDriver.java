@@ -181,6 +181,11 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         this.gather = new GatherWrite(GATHER_SLOTS, memory.take());
     }
 
+    /** The longest spin of this connection's waits from now on (its SPIN_MICROS changed). */
+    void spinLongest(long nanos) {
+        inlineSpin.longest(nanos);
+    }
+
     /** Connects the queue pair (which needs this as its driver, hence not in the constructor). */
     void attach(QueuePair queuePair) {
         this.queuePair = queuePair;

@@ -41,7 +41,10 @@ final class InlineSpin {
 
     private static final AtomicInteger SPINNING = new AtomicInteger();
 
-    private final long longestNanos;
+    /** The longest spin as last asked, from any thread; the next wait takes it up. */
+    private volatile long askedLongestNanos;
+    /** The longest spin the waits go by: the receive lock's holder's copy of the asked one. */
+    private long longestNanos;
     private final int mostSpinners;
     private final AtomicInteger spinning;
     private final BooleanSupplier spareCpu;
@@ -66,6 +69,7 @@ final class InlineSpin {
      */
     InlineSpin(long longestNanos, int mostSpinners, AtomicInteger spinning, BooleanSupplier spareCpu) {
         this.longestNanos = Math.max(0, longestNanos);
+        this.askedLongestNanos = this.longestNanos;
         this.mostSpinners = mostSpinners;
         this.spinning = spinning;
         this.spareCpu = spareCpu;
@@ -79,6 +83,12 @@ final class InlineSpin {
      * @param remainingNanos how long the wait may take at most
      */
     long begin(long remainingNanos) {
+        long asked = askedLongestNanos;
+        if (asked != longestNanos) {  // a new longest starts afresh: its first spin is the longest
+            longestNanos = asked;
+            nextNanos = asked;
+            waitsWithoutSpin = 0;
+        }
         if (longestNanos == 0 || mostSpinners <= 0) {
             return 0;
         }
@@ -114,6 +124,15 @@ final class InlineSpin {
             long half = nextNanos / 2;
             nextNanos = half < longestNanos / 8 ? 0 : half;
         }
+    }
+
+    /**
+     * Changes the longest spin, from the next wait on; any thread may call it.
+     *
+     * @param nanos the new longest (0: never spin)
+     */
+    void longest(long nanos) {
+        askedLongestNanos = Math.max(0, nanos);
     }
 
     /** How long the next spin would be (0: this connection does not spin until a probe). */

@@ -265,7 +265,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
             counters.markClosed();
             throw e;
         }
-        return new Session(stream, verbs);
+        return new Session(stream, verbs, connection);
     }
 
     /**
@@ -303,6 +303,12 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
                 + " Sends and Receives";
     }
 
-    private record Session(SocketTransport stream, IwarpConnection connection) implements IwarpSession {
+    private record Session(SocketTransport stream, IwarpConnection connection, ChannelDriver driver)
+            implements IwarpSession {
+
+        @Override
+        public void spinMicros(int micros) {
+            driver.spinLongest(micros * 1_000L);
+        }
     }
 }

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
  * A thread that waits on an IWARP_MODE socket first polls it a while (on a machine with more
  * than one CPU, while one is spare), and blocks if nothing comes: the connection's statistics
  * count the waits that spun and those whose spin found input. A connection's SPIN_MICROS of 0
- * turns that off for it alone.
+ * turns that off for it alone, before the switch or on the live connection.
  */
 @Timeout(60)
 class SpinBeforeBlockingTest {
@@ -112,6 +112,58 @@ class SpinBeforeBlockingTest {
             if (SPINS) {
                 assertTrue(accepted.spins() > 0, "the default, in " + roundTrips + " round trips: " + accepted);
             }
+            pair.close();
+            echo.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void spinMicrosChangesOnALiveConnection() throws Exception {
+        try (IwarpSocketPair pair = IwarpSocketPair.open(Map.of(IwarpOptions.SPIN_MICROS, 0), Map.of())) {
+            CompletableFuture<Void> echo = CompletableFuture.runAsync(() -> echoUntilClosed(pair));
+            DataInputStream in = new DataInputStream(pair.client().getInputStream());
+            OutputStream out = pair.client().getOutputStream();
+            byte[] message = new byte[64];
+            for (int i = 0; i < 1_000; i++) {
+                out.write(message);
+                in.readFully(message);
+            }
+            assertEquals(0, pair.client().iwarp().statistics().spins(), "off from the start");
+
+            pair.client().setOption(IwarpOptions.SPIN_MICROS, 50);
+            assertEquals(50, pair.client().getOption(IwarpOptions.SPIN_MICROS));
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            int roundTrips = 0;
+            // On, live: until a wait spun (at once, unless this machine is swamped), at least 1,000.
+            while (roundTrips < 1_000 || SPINS && pair.client().iwarp().statistics().spins() == 0
+                    && System.nanoTime() < until) {
+                out.write(message);
+                in.readFully(message);
+                roundTrips++;
+            }
+            IwarpStatistics on = pair.client().iwarp().statistics();
+            if (SPINS) {
+                assertTrue(on.spins() > 0, "in " + roundTrips + " round trips after it was set: " + on);
+            } else {
+                assertEquals(0, on.spins(), "one CPU: no spin");
+            }
+
+            pair.client().setOption(IwarpOptions.SPIN_MICROS, 0);
+            out.write(message);
+            in.readFully(message);  // the wait that may have begun under the old setting
+            long spinsBefore = pair.client().iwarp().statistics().spins();
+            for (int i = 0; i < 1_000; i++) {
+                out.write(message);
+                in.readFully(message);
+            }
+            assertEquals(spinsBefore, pair.client().iwarp().statistics().spins(), "off again, live");
+
+            IllegalArgumentException outOfRange = assertThrows(IllegalArgumentException.class,
+                    () -> pair.client().setOption(IwarpOptions.SPIN_MICROS, -1));
+            assertTrue(outOfRange.getMessage().contains("IWARP_SPIN_MICROS"), outOfRange.getMessage());
+            assertEquals(0, pair.client().getOption(IwarpOptions.SPIN_MICROS));
+            assertThrows(java.net.SocketException.class, () -> pair.client().setOption(IwarpOptions.IRD, 8),
+                    "the negotiated options still cannot change");
             pair.close();
             echo.get(10, TimeUnit.SECONDS);
         }

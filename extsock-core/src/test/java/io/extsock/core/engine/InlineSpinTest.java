@@ -46,6 +46,26 @@ class InlineSpinTest {
     }
 
     @Test
+    void aNewLongestTakesEffectAtTheNextWaitAndStartsAfresh() {
+        InlineSpin spin = stopped();
+        spin.longest(2 * LONGEST);
+        assertEquals(0, spin.nextNanos(), "nothing changes before the next wait");
+        assertEquals(2 * LONGEST, spin.begin(Long.MAX_VALUE), "a stopped connection spins the new longest at once");
+        spin.end(false);
+        assertEquals(LONGEST, spin.nextNanos(), "and halves from the new longest");
+
+        spin.longest(0);
+        for (int i = 0; i < 2 * InlineSpin.PROBE_EVERY; i++) {
+            assertEquals(0, spin.begin(Long.MAX_VALUE), "0: off, probes too");
+        }
+        spin.longest(-5);
+        assertEquals(0, spin.begin(Long.MAX_VALUE), "below 0 counts as 0");
+        spin.longest(LONGEST);
+        assertEquals(LONGEST, spin.begin(Long.MAX_VALUE), "on again");
+        spin.end(true);
+    }
+
+    @Test
     void aConnectionThatStoppedProbesOnceInSoManyWaits() {
         InlineSpin spin = stopped();
         for (int round = 0; round < 3; round++) {
