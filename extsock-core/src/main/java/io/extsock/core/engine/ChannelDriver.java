@@ -589,6 +589,10 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 if (found) {
                     return;
                 }
+                remainingNanos = InlineSpin.remainingAfter(remainingNanos, spinNanos);
+                if (remainingNanos <= 0) {
+                    return;  // the spin took the whole wait: the caller finds its deadline passed
+                }
             }
             Selector selector = inlineSelector();
             inlineSelecting = true;

@@ -140,6 +140,18 @@ final class InlineSpin {
         return nextNanos;
     }
 
+    /**
+     * What is left of a wait after a spin that found nothing, so that spin and block together
+     * take no longer than the wait: the spin ran its whole length.
+     *
+     * @param remainingNanos the wait's time before the spin ({@code Long.MAX_VALUE}: no limit)
+     * @param spunNanos      the spin's length, as {@link #begin} gave it
+     * @return the time left to block (not positive: none), {@code Long.MAX_VALUE} for no limit
+     */
+    static long remainingAfter(long remainingNanos, long spunNanos) {
+        return remainingNanos == Long.MAX_VALUE ? Long.MAX_VALUE : remainingNanos - spunNanos;
+    }
+
     private static boolean machineHasSpareCpu() {
         return SpareCpu.machine().available(CPUS);
     }

@@ -46,6 +46,17 @@ class InlineSpinTest {
     }
 
     @Test
+    void aSpinThatFoundNothingIsTakenFromTheWait() {
+        assertEquals(Long.MAX_VALUE, InlineSpin.remainingAfter(Long.MAX_VALUE, LONGEST), "no limit stays none");
+        assertEquals(20_000_000 - LONGEST, InlineSpin.remainingAfter(20_000_000, LONGEST));
+        InlineSpin spin = new InlineSpin(LONGEST, 1, new AtomicInteger(), () -> true);
+        long spun = spin.begin(LONGEST / 2);
+        assertEquals(LONGEST / 2, spun, "no longer than the wait");
+        spin.end(false);
+        assertEquals(0, InlineSpin.remainingAfter(LONGEST / 2, spun), "nothing left to block for");
+    }
+
+    @Test
     void aNewLongestTakesEffectAtTheNextWaitAndStartsAfresh() {
         InlineSpin spin = stopped();
         spin.longest(2 * LONGEST);
