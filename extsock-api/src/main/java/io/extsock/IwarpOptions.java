@@ -8,9 +8,10 @@ import java.util.Set;
 /**
  * Socket options that switch a connection to iWARP and tune it. Set them with {@link
  * java.net.Socket#setOption} on an {@link ExtendedSocket} (one connection) or on an {@link
- * ExtendedServerSocket} (every accepted connection). All but IWARP_MODE must be set before
- * the switch; they shape the MPA negotiation (RFC 5044, RFC 6581). {@link #FALLBACK} and {@link
- * #FALLBACK_WAIT} decide what happens when the peer is not an iWARP peer at all.
+ * ExtendedServerSocket} (every accepted connection). All but IWARP_MODE and {@link
+ * #SPIN_MICROS} must be set before the switch; they shape the MPA negotiation (RFC 5044, RFC
+ * 6581). {@link #FALLBACK} and {@link #FALLBACK_WAIT} decide what happens when the peer is not an
+ * iWARP peer at all. SPIN_MICROS is this end's own: how its waiting threads wait, at any time.
  */
 public final class IwarpOptions {
 
@@ -150,8 +151,8 @@ public final class IwarpOptions {
     /**
      * How long, in microseconds, a thread about to wait for this connection (a read, a
      * completion) first polls its socket before it blocks; 0 never to poll. Default: the system
-     * property {@code extsock.spin.micros}, else 50. At most {@value
-     * io.extsock.internal.IwarpOptionValues#MAX_SPIN_MICROS}.
+     * property {@code extsock.spin.micros}, else 50. At most 10,000 (10 ms: longer is a wait of
+     * its own, not a spin).
      *
      * <p>A reply that comes within the spin spares the waiting thread a sleep and a wake-up, and
      * its sender the dearer half of a write (waking a sleeping reader): on a machine with a CPU

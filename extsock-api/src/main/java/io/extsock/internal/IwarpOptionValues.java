@@ -18,8 +18,11 @@ public final class IwarpOptionValues {
     public static final int PATH_FPDU_SIZE = 0;
     /** Private data the application may add: 512 (RFC 5044) less the IRD/ORD words and room for extsock. */
     public static final int MAX_PRIVATE_DATA = 256;
-    /** The longest spin a wait may begin with: a second (a wait of its own, no longer a spin). */
-    public static final int MAX_SPIN_MICROS = 1_000_000;
+    /**
+     * The longest spin a wait may begin with: 10 ms. Longer is a wait of its own, not a spin, and
+     * a connection whose spins find nothing burns about twice its longest before it stops.
+     */
+    public static final int MAX_SPIN_MICROS = 10_000;
 
     /**
      * Not an option applications set: the socket tells the provider with it that the connection

@@ -5,11 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.ExtendedServerSocket;
+import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
+import io.extsock.internal.IwarpOptionValues;
 import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.IwarpStatistics;
 import java.io.DataInputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.SocketTimeoutException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -26,9 +31,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class SpinBeforeBlockingTest {
 
-    /** As the engine decides: more than one CPU, and spinning not turned off. */
+    /** As the engine decides: more than one CPU, and spinning not turned off by default. */
     private static final boolean SPINS = Runtime.getRuntime().availableProcessors() > 1
-            && !"0".equals(System.getProperty("extsock.spin.micros"));
+            && IwarpOptionValues.defaultValue(IwarpOptions.SPIN_MICROS) > 0;
 
     @Test
     void aReadThatTimesOutSpunAndFoundNothing() throws Exception {
@@ -169,11 +174,74 @@ class SpinBeforeBlockingTest {
         }
     }
 
+    @Test
+    void aServerSocketsSpinMicrosReachesTheConnectionsItAcceptsOnFirstUse() throws Exception {
+        assertTheAcceptedNeverSpin(false);
+    }
+
+    @Test
+    void aServerSocketsSpinMicrosReachesTheConnectionsItNegotiatesBeforeAccept() throws Exception {
+        assertTheAcceptedNeverSpin(true);
+    }
+
+    /** A server socket with SPIN_MICROS 0: its accepted end never spins while its client (the default) does. */
+    private static void assertTheAcceptedNeverSpin(boolean negotiateBeforeAccept) throws Exception {
+        try (ExtendedServerSocket server = new ExtendedServerSocket()) {
+            server.setOption(IwarpOptions.IWARP_MODE, true);
+            server.setOption(IwarpOptions.NEGOTIATE_BEFORE_ACCEPT, negotiateBeforeAccept);
+            server.setOption(IwarpOptions.SPIN_MICROS, 0);
+            server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            CompletableFuture<ExtendedSocket> accepted = new CompletableFuture<>();
+            Thread echo = new Thread(() -> {
+                try (ExtendedSocket socket = server.accept()) {
+                    accepted.complete(socket);
+                    echoUntilClosed(socket);  // on first use, its first read switches it
+                } catch (java.io.IOException | RuntimeException e) {
+                    accepted.completeExceptionally(e);
+                }
+            }, "spin-test-echo");
+            echo.start();
+            try (ExtendedSocket client = new ExtendedSocket()) {
+                client.setOption(IwarpOptions.IWARP_MODE, true);
+                client.connect(server.getLocalSocketAddress(), 10_000);
+                DataInputStream in = new DataInputStream(client.getInputStream());
+                OutputStream out = client.getOutputStream();
+                byte[] message = new byte[64];
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                int roundTrips = 0;
+                // Until the client's waits spun (at once, unless this machine is swamped), at least 1,000.
+                while (roundTrips < 1_000 || SPINS && client.iwarp().statistics().spins() == 0
+                        && System.nanoTime() < until) {
+                    message[0] = (byte) roundTrips;
+                    out.write(message);
+                    in.readFully(message);
+                    assertEquals((byte) roundTrips, message[0], "round trip " + roundTrips);
+                    roundTrips++;
+                }
+                ExtendedSocket serverEnd = accepted.get(10, TimeUnit.SECONDS);
+                assertEquals(0, serverEnd.getOption(IwarpOptions.SPIN_MICROS));
+                IwarpStatistics acceptedStatistics = serverEnd.iwarp().statistics();
+                assertEquals(0, acceptedStatistics.spins(), "the server socket's 0, in " + roundTrips
+                        + " round trips: " + acceptedStatistics);
+                if (SPINS) {
+                    assertTrue(client.iwarp().statistics().spins() > 0, "the client's default, in " + roundTrips
+                            + " round trips: " + client.iwarp().statistics());
+                }
+            }
+            echo.join(10_000);
+        }
+    }
+
     /** The accepted end answers every 64-octet message with itself, until the test ends the connection. */
     private static void echoUntilClosed(IwarpSocketPair pair) {
+        echoUntilClosed(pair.accepted());
+    }
+
+    /** The socket answers every 64-octet message with itself, until the peer ends the connection. */
+    private static void echoUntilClosed(java.net.Socket socket) {
         try {
-            DataInputStream in = new DataInputStream(pair.accepted().getInputStream());
-            OutputStream out = pair.accepted().getOutputStream();
+            DataInputStream in = new DataInputStream(socket.getInputStream());
+            OutputStream out = socket.getOutputStream();
             byte[] message = new byte[64];
             while (true) {
                 in.readFully(message);
