@@ -8,8 +8,9 @@ import java.nio.ByteBuffer;
  * writer sends N-byte messages one write each, and the reader takes what has come into a 64 KiB
  * buffer, as perf compare's plain TCP reader does, on plain NIO channels with no protocol.
  * Blocking channels (as {@code java.net.Socket}: each thread sleeps inside {@code read} or
- * {@code write}) against each end waiting in a Selector of its own (as an IWARP_MODE thread
- * must: see {@link NioWaitFloor}), in alternating rounds, MB/s.
+ * {@code write}) against each end waiting in a Selector of its own when a read finds nothing or
+ * a write no room (as an IWARP_MODE thread must: see {@link NioWaitFloor}), in alternating
+ * rounds, MB/s.
  *
  * <p>Over loopback the writer's {@code write} runs the receive path on its own CPU, waking the
  * reader when it sleeps: waking a thread in {@code epoll_wait} costs the writer more than waking
@@ -35,16 +36,16 @@ public final class BulkWaitFloor {
                 size = Integer.parseInt(arg);
             }
         }
+        if (size < 1) {
+            throw new IllegalArgumentException("usage: BulkWaitFloor [--quick] [message-bytes], at least 1, not " + size);
+        }
         PairedComparison.Result r = measure(length, size);
         System.out.printf("%s messages one write each, read into %d KiB, on NIO channels: blocking channels against"
                 + " a Selector at each end, %d alternating rounds of %d MiB (+%d warm-up), Java %s%n%n",
                 PairedComparison.label(size), READ_BUFFER / 1024, length.rounds(), length.bytes(FULL_BYTES) >> 20,
                 length.warmupRounds(), Runtime.version());
-        double[] interval = r.ratioInterval();
-        System.out.printf("%-22s %16s %16s %8s %-17s%n", "measure", "blocking", "epoll, then I/O", "ratio",
-                " (95% interval)");
-        System.out.printf("%-22s %11.0f MB/s %11.0f MB/s %8.3f  [%.3f, %.3f]%n", r.test(), r.baselineMedian(),
-                r.candidateMedian(), r.ratio(), interval[0], interval[1]);
+        FloorTable.header("blocking", "epoll, then I/O");
+        FloorTable.row(r, "%11.0f MB/s");
     }
 
     /** MB/s of each round, blocking channels as the baseline. */
@@ -63,6 +64,7 @@ public final class BulkWaitFloor {
         return new Contender() {
             public void serve(int round) throws IOException {
                 ByteBuffer buffer = ByteBuffer.allocateDirect(READ_BUFFER);
+                ByteBuffer answer = ByteBuffer.allocateDirect(1);
                 long received = 0;
                 while (received < total) {
                     int n = link.server.readSome(buffer);
@@ -74,16 +76,17 @@ public final class BulkWaitFloor {
                 if (received != total) {
                     throw new IOException("received " + received + " bytes, " + (received - total) + " more than sent");
                 }
-                link.server.writeFully(ByteBuffer.allocateDirect(1));  // all arrived: the writer's clock stops
+                link.server.writeFully(answer);  // all arrived: the writer's clock stops
             }
 
             public double run(int round) throws IOException {
                 ByteBuffer message = ByteBuffer.allocateDirect(size);
+                ByteBuffer answer = ByteBuffer.allocateDirect(1);
                 long start = System.nanoTime();
                 for (long i = 0; i < messages; i++) {
                     link.client.writeFully(message);
                 }
-                link.client.readFully(ByteBuffer.allocateDirect(1));
+                link.client.readFully(answer);
                 long elapsed = System.nanoTime() - start;
                 return total / (elapsed / 1e9) / 1e6;
             }

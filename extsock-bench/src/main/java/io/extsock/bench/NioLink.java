@@ -26,19 +26,26 @@ final class NioLink implements AutoCloseable {
         private final SocketChannel channel;
         private final Selector selector;
 
+        /** Takes the channel: closes it if this end cannot be made. */
         private End(SocketChannel channel, boolean selecting) throws IOException {
             this.channel = channel;
-            channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
-            if (selecting) {
-                channel.configureBlocking(false);
-                selector = Selector.open();
-                channel.register(selector, SelectionKey.OP_READ);
-            } else {
-                selector = null;
+            Selector made = null;
+            try {
+                channel.setOption(StandardSocketOptions.TCP_NODELAY, true);
+                if (selecting) {
+                    channel.configureBlocking(false);
+                    made = Selector.open();
+                    channel.register(made, SelectionKey.OP_READ);
+                }
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(made, e);
+                closeQuietly(channel, e);
+                throw e;
             }
+            this.selector = made;
         }
 
-        /** Reads until the buffer, cleared first, is full. */
+        /** Reads until the buffer, cleared first, is full; a selecting end waits before each read. */
         void readFully(ByteBuffer buffer) throws IOException {
             buffer.clear();
             while (buffer.hasRemaining()) {
@@ -52,20 +59,19 @@ final class NioLink implements AutoCloseable {
         }
 
         /**
-         * One read of what has come, up to the buffer's room (cleared first), waiting for some.
+         * One read of what has come, up to the buffer's room (cleared first); a selecting end
+         * reads first and waits only when nothing has come, as the engine's reader does.
          *
          * @return the bytes read, or -1 at the end of the stream
          */
         int readSome(ByteBuffer buffer) throws IOException {
             buffer.clear();
             while (true) {
-                if (selector != null) {
-                    selector.select(IGNORE);
-                }
                 int n = channel.read(buffer);
-                if (n != 0) {
+                if (n != 0 || selector == null) {
                     return n;
                 }
+                selector.select(IGNORE);
             }
         }
 
@@ -113,9 +119,43 @@ final class NioLink implements AutoCloseable {
     static NioLink open(boolean selecting) throws IOException {
         try (ServerSocketChannel listener = ServerSocketChannel.open()) {
             listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            SocketChannel client = SocketChannel.open(listener.getLocalAddress());
-            SocketChannel server = listener.accept();
-            return new NioLink(new End(client, selecting), new End(server, selecting));
+            End client = new End(SocketChannel.open(listener.getLocalAddress()), selecting);
+            try {
+                return new NioLink(client, new End(listener.accept(), selecting));
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(client, e);
+                throw e;
+            }
+        }
+    }
+
+    /** Closes every link, even after one failed to; the first failure is thrown, the others added to it. */
+    static void closeAll(Iterable<NioLink> links) throws IOException {
+        IOException first = null;
+        for (NioLink link : links) {
+            try {
+                link.close();
+            } catch (IOException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable resource, Exception cause) {
+        if (resource == null) {
+            return;
+        }
+        try {
+            resource.close();
+        } catch (Exception e) {
+            cause.addSuppressed(e);
         }
     }
 

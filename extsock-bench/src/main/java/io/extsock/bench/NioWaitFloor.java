@@ -38,16 +38,9 @@ public final class NioWaitFloor {
         System.out.printf("%d-byte ping-pong on NIO channels, blocking channels against a Selector per waiting thread,"
                 + " %d alternating rounds of %d round trips (+%d warm-up), Java %s%n%n", SIZE, length.rounds(),
                 length.iterations(FULL_ROUND_TRIPS), length.warmupRounds(), Runtime.version());
-        System.out.printf("%-22s %16s %16s %8s %-17s%n", "measure", "blocking read", "epoll, then read", "ratio",
-                " (95% interval)");
-        print(result.latency());
-        print(result.cpu());
-    }
-
-    private static void print(PairedComparison.Result r) {
-        double[] interval = r.ratioInterval();
-        System.out.printf("%-22s %13.2f us %13.2f us %8.3f  [%.3f, %.3f]%n", r.test(), r.baselineMedian(),
-                r.candidateMedian(), r.ratio(), interval[0], interval[1]);
+        FloorTable.header("blocking read", "epoll, then read");
+        FloorTable.row(result.latency(), "%13.2f us");
+        FloorTable.row(result.cpu(), "%13.2f us");
     }
 
     /** Both measures of one run: the median round trip of each round, and the CPU per round trip. */
