@@ -66,21 +66,8 @@ class SpinBeforeBlockingTest {
     void aPingPongsWaitsFindTheRepliesWhileSpinning() throws Exception {
         try (IwarpSocketPair pair = IwarpSocketPair.open()) {
             CompletableFuture<Void> echo = CompletableFuture.runAsync(() -> echoUntilClosed(pair));
-            DataInputStream in = new DataInputStream(pair.client().getInputStream());
-            OutputStream out = pair.client().getOutputStream();
-            byte[] sent = new byte[64];
-            byte[] received = new byte[64];
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            int roundTrips = 0;
-            // Until a spin found the reply (at once, unless this machine is swamped), at least 1,000.
-            while (roundTrips < 1_000 || SPINS && pair.client().iwarp().statistics().spinsFound() == 0
-                    && System.nanoTime() < until) {
-                sent[roundTrips % 64] = (byte) roundTrips;
-                out.write(sent);
-                in.readFully(received);
-                assertArrayEquals(sent, received, "round trip " + roundTrips);
-                roundTrips++;
-            }
+            // Until a spin found the reply.
+            int roundTrips = pingPong(pair.client(), () -> pair.client().iwarp().statistics().spinsFound() > 0);
             IwarpStatistics client = pair.client().iwarp().statistics();
             if (SPINS) {
                 assertTrue(client.spinsFound() > 0 && client.spinsFound() <= client.spins(),
@@ -97,20 +84,8 @@ class SpinBeforeBlockingTest {
     void aConnectionWhoseSpinIsZeroNeverSpinsWhileItsPeerDoes() throws Exception {
         try (IwarpSocketPair pair = IwarpSocketPair.open(Map.of(IwarpOptions.SPIN_MICROS, 0), Map.of())) {
             CompletableFuture<Void> echo = CompletableFuture.runAsync(() -> echoUntilClosed(pair));
-            DataInputStream in = new DataInputStream(pair.client().getInputStream());
-            OutputStream out = pair.client().getOutputStream();
-            byte[] message = new byte[64];
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            int roundTrips = 0;
-            // Until the echoing end's waits spun (at once, unless this machine is swamped), at least 1,000.
-            while (roundTrips < 1_000 || SPINS && pair.accepted().iwarp().statistics().spins() == 0
-                    && System.nanoTime() < until) {
-                message[0] = (byte) roundTrips;
-                out.write(message);
-                in.readFully(message);
-                assertEquals((byte) roundTrips, message[0], "round trip " + roundTrips);
-                roundTrips++;
-            }
+            // Until the echoing end's waits spun.
+            int roundTrips = pingPong(pair.client(), () -> pair.accepted().iwarp().statistics().spins() > 0);
             IwarpStatistics client = pair.client().iwarp().statistics();
             IwarpStatistics accepted = pair.accepted().iwarp().statistics();
             assertEquals(0, client.spins(), "SPIN_MICROS 0, in " + roundTrips + " round trips: " + client);
@@ -126,26 +101,13 @@ class SpinBeforeBlockingTest {
     void spinMicrosChangesOnALiveConnection() throws Exception {
         try (IwarpSocketPair pair = IwarpSocketPair.open(Map.of(IwarpOptions.SPIN_MICROS, 0), Map.of())) {
             CompletableFuture<Void> echo = CompletableFuture.runAsync(() -> echoUntilClosed(pair));
-            DataInputStream in = new DataInputStream(pair.client().getInputStream());
-            OutputStream out = pair.client().getOutputStream();
-            byte[] message = new byte[64];
-            for (int i = 0; i < 1_000; i++) {
-                out.write(message);
-                in.readFully(message);
-            }
+            pingPong(pair.client(), () -> true);
             assertEquals(0, pair.client().iwarp().statistics().spins(), "off from the start");
 
             pair.client().setOption(IwarpOptions.SPIN_MICROS, 50);
             assertEquals(50, pair.client().getOption(IwarpOptions.SPIN_MICROS));
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            int roundTrips = 0;
-            // On, live: until a wait spun (at once, unless this machine is swamped), at least 1,000.
-            while (roundTrips < 1_000 || SPINS && pair.client().iwarp().statistics().spins() == 0
-                    && System.nanoTime() < until) {
-                out.write(message);
-                in.readFully(message);
-                roundTrips++;
-            }
+            // On, live: until a wait spun.
+            int roundTrips = pingPong(pair.client(), () -> pair.client().iwarp().statistics().spins() > 0);
             IwarpStatistics on = pair.client().iwarp().statistics();
             if (SPINS) {
                 assertTrue(on.spins() > 0, "in " + roundTrips + " round trips after it was set: " + on);
@@ -154,13 +116,10 @@ class SpinBeforeBlockingTest {
             }
 
             pair.client().setOption(IwarpOptions.SPIN_MICROS, 0);
-            out.write(message);
-            in.readFully(message);  // the wait that may have begun under the old setting
+            pair.client().getOutputStream().write(new byte[64]);
+            pair.client().getInputStream().readNBytes(64);  // the wait that may have begun under the old setting
             long spinsBefore = pair.client().iwarp().statistics().spins();
-            for (int i = 0; i < 1_000; i++) {
-                out.write(message);
-                in.readFully(message);
-            }
+            pingPong(pair.client(), () -> true);
             assertEquals(spinsBefore, pair.client().iwarp().statistics().spins(), "off again, live");
 
             IllegalArgumentException outOfRange = assertThrows(IllegalArgumentException.class,
@@ -204,20 +163,8 @@ class SpinBeforeBlockingTest {
             try (ExtendedSocket client = new ExtendedSocket()) {
                 client.setOption(IwarpOptions.IWARP_MODE, true);
                 client.connect(server.getLocalSocketAddress(), 10_000);
-                DataInputStream in = new DataInputStream(client.getInputStream());
-                OutputStream out = client.getOutputStream();
-                byte[] message = new byte[64];
-                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-                int roundTrips = 0;
-                // Until the client's waits spun (at once, unless this machine is swamped), at least 1,000.
-                while (roundTrips < 1_000 || SPINS && client.iwarp().statistics().spins() == 0
-                        && System.nanoTime() < until) {
-                    message[0] = (byte) roundTrips;
-                    out.write(message);
-                    in.readFully(message);
-                    assertEquals((byte) roundTrips, message[0], "round trip " + roundTrips);
-                    roundTrips++;
-                }
+                // Until the client's waits spun.
+                int roundTrips = pingPong(client, () -> client.iwarp().statistics().spins() > 0);
                 ExtendedSocket serverEnd = accepted.get(10, TimeUnit.SECONDS);
                 assertEquals(0, serverEnd.getOption(IwarpOptions.SPIN_MICROS));
                 IwarpStatistics acceptedStatistics = serverEnd.iwarp().statistics();
@@ -230,6 +177,35 @@ class SpinBeforeBlockingTest {
             }
             echo.join(10_000);
         }
+    }
+
+    /** What a ping-pong waits for, read from the connections' statistics. */
+    private interface Condition {
+        boolean holds() throws java.io.IOException;
+    }
+
+    /**
+     * Round trips of 64 octets through an echoing peer, each answer checked: at least 1,000, and
+     * where waits spin, more until {@code enough} says so (at once, unless this machine is
+     * swamped: a wait spins only while a CPU is spare) or 10 s have passed.
+     *
+     * @return the round trips made
+     */
+    private static int pingPong(java.net.Socket socket, Condition enough) throws java.io.IOException {
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        OutputStream out = socket.getOutputStream();
+        byte[] sent = new byte[64];
+        byte[] received = new byte[64];
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        int roundTrips = 0;
+        while (roundTrips < 1_000 || SPINS && !enough.holds() && System.nanoTime() < until) {
+            sent[roundTrips % 64] = (byte) roundTrips;
+            out.write(sent);
+            in.readFully(received);
+            assertArrayEquals(sent, received, "round trip " + roundTrips);
+            roundTrips++;
+        }
+        return roundTrips;
     }
 
     /** The accepted end answers every 64-octet message with itself, until the test ends the connection. */
