@@ -151,8 +151,7 @@ public final class IwarpOptions {
     /**
      * How long, in microseconds, a thread about to wait for this connection (a read, a
      * completion) first polls its socket before it blocks; 0 never to poll. Default: the system
-     * property {@code extsock.spin.micros}, else 50. At most 10,000 (10 ms: longer is a wait of
-     * its own, not a spin).
+     * property {@code extsock.spin.micros}, else 50. At most {@value #MAX_SPIN_MICROS}.
      *
      * <p>A reply that comes within the spin spares the waiting thread a sleep and a wake-up, and
      * its sender the dearer half of a write (waking a sleeping reader): on a machine with a CPU
@@ -171,6 +170,12 @@ public final class IwarpOptions {
      */
     public static final SocketOption<Integer> SPIN_MICROS =
             new IwarpSocketOption<>("IWARP_SPIN_MICROS", Integer.class);
+
+    /**
+     * The longest {@link #SPIN_MICROS}: 10 ms. Longer is a wait of its own, not a spin, and a
+     * connection whose spins find nothing burns about twice its longest before it stops.
+     */
+    public static final int MAX_SPIN_MICROS = 10_000;
 
     /**
      * On an {@link ExtendedServerSocket} with IWARP_MODE: negotiate each connection as it

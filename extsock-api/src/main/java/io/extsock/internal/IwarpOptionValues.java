@@ -18,11 +18,6 @@ public final class IwarpOptionValues {
     public static final int PATH_FPDU_SIZE = 0;
     /** Private data the application may add: 512 (RFC 5044) less the IRD/ORD words and room for extsock. */
     public static final int MAX_PRIVATE_DATA = 256;
-    /**
-     * The longest spin a wait may begin with: 10 ms. Longer is a wait of its own, not a spin, and
-     * a connection whose spins find nothing burns about twice its longest before it stops.
-     */
-    public static final int MAX_SPIN_MICROS = 10_000;
 
     /**
      * Not an option applications set: the socket tells the provider with it that the connection
@@ -57,7 +52,7 @@ public final class IwarpOptionValues {
     /** SPIN_MICROS's default: the JVM-wide property, kept within the option's range. */
     private static int spinMicrosProperty() {
         long micros = Long.getLong("extsock.spin.micros", 50);
-        return (int) Math.max(0, Math.min(micros, MAX_SPIN_MICROS));
+        return (int) Math.max(0, Math.min(micros, IwarpOptions.MAX_SPIN_MICROS));
     }
 
     /** The option's value when nobody set it. */
@@ -99,7 +94,7 @@ public final class IwarpOptionValues {
         } else if (option == IwarpOptions.MPA_TIMEOUT || option == IwarpOptions.FALLBACK_WAIT) {
             requireRange(option, (Integer) value, 1, Integer.MAX_VALUE);
         } else if (option == IwarpOptions.SPIN_MICROS) {
-            requireRange(option, (Integer) value, 0, MAX_SPIN_MICROS);
+            requireRange(option, (Integer) value, 0, IwarpOptions.MAX_SPIN_MICROS);
         } else if (option == IwarpOptions.PRIVATE_DATA) {
             int length = ((byte[]) value).length;
             if (length > MAX_PRIVATE_DATA) {

@@ -37,10 +37,16 @@ final class ConnectionOptions {
             description = "IWARP_MODE: how long the MPA negotiation may take, in milliseconds (default: ${DEFAULT-VALUE}).")
     int mpaTimeoutMillis;
 
+    @Option(names = "--spin-micros", paramLabel = "US",
+            description = "IWARP_MODE: how long a thread waiting on the connection polls its socket before it blocks,"
+                    + " 0 to 10000 microseconds, 0 never (default: the engine's, the extsock.spin.micros property or 50).")
+    Integer spinMicros;
+
     /** Checks the client's options (and resolves the host) before anything is printed or sent. */
     void checkClient() {
         endpoint.address();
         checkMpaTimeout();
+        checkSpin();
     }
 
     /** "host:port" of the server, as messages name it. */
@@ -62,6 +68,9 @@ final class ConnectionOptions {
                 socket.setOption(IwarpOptions.CRC, crc);
                 socket.setOption(IwarpOptions.MARKERS, markers);
                 socket.setOption(IwarpOptions.MPA_TIMEOUT, mpaTimeoutMillis);
+                if (spinMicros != null) {
+                    socket.setOption(IwarpOptions.SPIN_MICROS, spinMicros);
+                }
                 Sockets.noDelayForIwarp(socket);
                 socket.setOption(IwarpOptions.IWARP_MODE, true);  // switches right after the connect
             }
@@ -94,11 +103,15 @@ final class ConnectionOptions {
     /** Listens on {@code --host}/{@code --port}; every accepted connection in IWARP_MODE when asked. */
     ExtendedServerSocket listen(boolean iwarp) {
         checkMpaTimeout();
+        checkSpin();
         return endpoint.listen(server -> {
             if (iwarp) {
                 server.setOption(IwarpOptions.CRC, crc);
                 server.setOption(IwarpOptions.MARKERS, markers);
                 server.setOption(IwarpOptions.MPA_TIMEOUT, mpaTimeoutMillis);
+                if (spinMicros != null) {
+                    server.setOption(IwarpOptions.SPIN_MICROS, spinMicros);
+                }
                 server.setOption(IwarpOptions.IWARP_MODE, true);
             }
         });
@@ -110,8 +123,15 @@ final class ConnectionOptions {
     }
 
     String describeMode(boolean iwarp) {
-        return iwarp ? "IWARP_MODE (CRC " + (crc ? "on" : "off") + ", markers " + (markers ? "on" : "off") + ")"
-                : "plain TCP (passthrough)";
+        return iwarp ? "IWARP_MODE (CRC " + (crc ? "on" : "off") + ", markers " + (markers ? "on" : "off")
+                + (spinMicros != null ? ", spin " + spinMicros + " us" : "") + ")" : "plain TCP (passthrough)";
+    }
+
+    private void checkSpin() {
+        if (spinMicros != null && (spinMicros < 0 || spinMicros > IwarpOptions.MAX_SPIN_MICROS)) {
+            throw new ParameterException(mixee.commandLine(), "--spin-micros must be from 0 to "
+                    + IwarpOptions.MAX_SPIN_MICROS + ": " + spinMicros);
+        }
     }
 
     private void checkMpaTimeout() {

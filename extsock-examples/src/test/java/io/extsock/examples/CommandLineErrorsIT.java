@@ -54,6 +54,8 @@ class CommandLineErrorsIT {
         Cli.run("echo", "client", "--port", "70000").assertUserError(2, "echo", "--port out of range: 70000");
         Cli.run("perf", "client", "tcp_bw", "--port", "0").assertUserError(2, "perf", "--port out of range: 0");
         Cli.run("file", "get", "--mpa-timeout", "0").assertUserError(2, "file", "--mpa-timeout must be at least 1 ms");
+        Cli.run("echo", "client", "--spin-micros", "-1").assertUserError(2, "echo", "--spin-micros must be from 0 to 10000: -1");
+        Cli.run("echo", "server", "--spin-micros", "10001").assertUserError(2, "echo", "--spin-micros must be from 0 to 10000");
         Cli.run("demo", "--warm-up", "-1").assertUserError(2, "demo", "--warm-up must not be negative: -1");
         Cli.run("nonsense").assertUserError(2, "", "Unmatched argument");
     }

@@ -42,6 +42,21 @@ class EchoIT {
         }
     }
 
+    @Test
+    void iwarpEchoWithSpinningOff() throws Exception {
+        try (Cli server = Cli.server("echo", "server", "--port", "0", "--iwarp", "--spin-micros", "0",
+                "--connections", "1")) {
+            assertTrue(server.out().contains("IWARP_MODE (CRC on, markers off, spin 0 us)"), server.transcript());
+            Cli client = Cli.run("echo", "client", "--port", "" + server.port(), "--iwarp", "--spin-micros", "0",
+                    "--size", "64", "--count", "200");
+            assertEquals(0, client.waitFor(), client.transcript());
+            assertTrue(client.out().contains("over IWARP_MODE (CRC on, markers off, spin 0 us)"), client.transcript());
+            assertResult(client, 1, 200);
+            assertEquals(0, server.waitFor(), server.transcript());
+            assertEquals("", server.err(), server.transcript());
+        }
+    }
+
     private static void assertResult(Cli client, int connections, int messages) {
         String out = client.out();
         assertTrue(out.matches("(?s).*rtt p50\\[us]\\s+p90\\[us]\\s+p99\\[us]\\s+p99\\.9\\[us]\\s+max\\[us]\\s+verified\n.*"),
