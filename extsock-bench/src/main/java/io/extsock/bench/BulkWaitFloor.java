@@ -30,12 +30,7 @@ public final class BulkWaitFloor {
 
     public static void main(String[] args) throws Exception {
         RunLength length = RunLength.of(args);
-        int size = DEFAULT_SIZE;
-        for (String arg : args) {
-            if (!arg.startsWith("--")) {
-                size = Integer.parseInt(arg);
-            }
-        }
+        int size = new PositionalNumbers(args).get(0, DEFAULT_SIZE);
         if (size < 1) {
             throw new IllegalArgumentException("usage: BulkWaitFloor [--quick] [message-bytes], at least 1, not " + size);
         }

@@ -38,14 +38,9 @@ public final class ManyConnectionsWaitFloor {
 
     public static void main(String[] args) throws Exception {
         RunLength length = RunLength.of(args);
-        List<Integer> numbers = new ArrayList<>();
-        for (String arg : args) {
-            if (!arg.startsWith("--")) {
-                numbers.add(Integer.parseInt(arg));
-            }
-        }
-        int connections = numbers.size() > 0 ? numbers.get(0) : DEFAULT_CONNECTIONS;
-        int roundTrips = numbers.size() > 1 ? numbers.get(1) : DEFAULT_ROUND_TRIPS;
+        PositionalNumbers numbers = new PositionalNumbers(args);
+        int connections = numbers.get(0, DEFAULT_CONNECTIONS);
+        int roundTrips = numbers.get(1, DEFAULT_ROUND_TRIPS);
         if (connections < 1 || roundTrips < 1) {
             throw new IllegalArgumentException("usage: ManyConnectionsWaitFloor [--quick] [connections [round-trips]],"
                     + " both at least 1, not " + connections + " and " + roundTrips);
