@@ -2,6 +2,7 @@ package io.extsock.bench;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.function.BiFunction;
 
 /**
  * The floor under {@code perf compare}'s one-at-a-time bandwidth rows at small messages: a
@@ -22,7 +23,8 @@ import java.nio.ByteBuffer;
 public final class BulkWaitFloor {
 
     private static final int DEFAULT_SIZE = 4096;
-    private static final long FULL_BYTES = 1L << 30;
+    /** Bytes a full round carries. */
+    static final long FULL_BYTES = 1L << 30;
     private static final int READ_BUFFER = 64 * 1024;
 
     private BulkWaitFloor() {
@@ -45,16 +47,25 @@ public final class BulkWaitFloor {
 
     /** MB/s of each round, blocking channels as the baseline. */
     static PairedComparison.Result measure(RunLength length, int size) throws Exception {
+        return againstBlocking(length, size, (selecting, messages) -> rounds(selecting, size, messages));
+    }
+
+    /**
+     * MB/s of each round of plain {@code size}-byte messages on blocking channels (the baseline)
+     * and of the candidate's rounds on a link whose ends wait in Selectors, as many messages.
+     */
+    static PairedComparison.Result againstBlocking(RunLength length, int size,
+                                                   BiFunction<NioLink, Long, Contender> candidate) throws Exception {
         long messages = Math.max(1, length.bytes(FULL_BYTES) / size);
         try (NioLink blocking = NioLink.open(false); NioLink selecting = NioLink.open(true)) {
             PairedComparison comparison = new PairedComparison(length.warmupRounds(), length.rounds());
             return comparison.compare("bandwidth", PairedComparison.label(size), "MB/s", true,
-                    rounds(blocking, size, messages), rounds(selecting, size, messages));
+                    rounds(blocking, size, messages), candidate.apply(selecting, messages));
         }
     }
 
     /** A round: the writer's messages, then the reader's answer once it has every byte. */
-    private static Contender rounds(NioLink link, int size, long messages) {
+    static Contender rounds(NioLink link, int size, long messages) {
         long total = messages * size;
         return new Contender() {
             public void serve(int round) throws IOException {

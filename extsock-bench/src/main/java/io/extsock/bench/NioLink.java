@@ -66,12 +66,40 @@ final class NioLink implements AutoCloseable {
          */
         int readSome(ByteBuffer buffer) throws IOException {
             buffer.clear();
+            return readMore(buffer);
+        }
+
+        /**
+         * One read into the buffer's room (not cleared: octets before its position stay); a
+         * selecting end reads first and waits only when nothing has come.
+         *
+         * @return the bytes read, or -1 at the end of the stream
+         */
+        int readMore(ByteBuffer buffer) throws IOException {
+            if (!buffer.hasRemaining()) {
+                throw new IllegalArgumentException("no room to read into");  // a read of 0 would look like no input
+            }
             while (true) {
                 int n = channel.read(buffer);
                 if (n != 0 || selector == null) {
                     return n;
                 }
                 selector.select(IGNORE);
+            }
+        }
+
+        /** Writes what the buffers hold, from their positions, in gathering writes; waits as {@link #writeFully(ByteBuffer)}. */
+        void writeFully(ByteBuffer[] buffers) throws IOException {
+            long left = 0;
+            for (ByteBuffer buffer : buffers) {
+                left += buffer.remaining();
+            }
+            while (left > 0) {
+                long written = channel.write(buffers);
+                left -= written;
+                if (written == 0 && selector != null) {
+                    awaitRoom();
+                }
             }
         }
 
