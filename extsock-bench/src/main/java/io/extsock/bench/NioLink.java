@@ -88,7 +88,10 @@ final class NioLink implements AutoCloseable {
             }
         }
 
-        /** Writes what the buffers hold, from their positions, in gathering writes; waits as {@link #writeFully(ByteBuffer)}. */
+        /**
+         * Writes what the buffers hold, from their positions, in gathering writes; a selecting
+         * end waits for room as {@link #writeFully(ByteBuffer)} does.
+         */
         void writeFully(ByteBuffer[] buffers) throws IOException {
             long left = 0;
             for (ByteBuffer buffer : buffers) {
