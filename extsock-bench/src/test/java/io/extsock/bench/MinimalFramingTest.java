@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.core.mpa.FpduDeframer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -34,8 +35,9 @@ class MinimalFramingTest {
             assertEquals(0, fpdu.length % 4, "an FPDU ends on a multiple of 4");
             wire.write(fpdu);
         }
-        MinimalFraming.Reader reader = new MinimalFraming.Reader(ByteBuffer.allocateDirect(size + 64),
-                ByteBuffer.allocateDirect(size));
+        // Staging of exactly one FPDU, as the floor's is of the longest.
+        MinimalFraming.Reader reader = new MinimalFraming.Reader(
+                ByteBuffer.allocateDirect(MinimalFraming.fpduLength(size)), ByteBuffer.allocateDirect(size));
         byte[] stream = wire.toByteArray();
         int placed = 0;
         // Cuts no longer than an FPDU: one read completes at most one, whose payload is then checked.
@@ -58,11 +60,33 @@ class MinimalFramingTest {
     }
 
     @Test
-    void aFlippedOctetFailsTheCrc() throws IOException {
-        byte[] fpdu = bytesOf(new MinimalFraming.Writer().frame(ByteBuffer.allocateDirect(100)));
-        // From the first octet the CRC covers after the length field (a damaged length is
-        // another FPDU's length: unfinished, or failing its CRC elsewhere).
-        for (int octet = MinimalFraming.LENGTH_FIELD; octet < fpdu.length; octet += 7) {
+    void oneReadOfManyFpdusPlacesThemAll() throws IOException {
+        int size = 4096;
+        int count = 15;
+        MinimalFraming.Writer writer = new MinimalFraming.Writer();
+        MinimalFraming.Reader reader = new MinimalFraming.Reader(
+                ByteBuffer.allocateDirect(count * MinimalFraming.fpduLength(size)), ByteBuffer.allocateDirect(size));
+        byte[] payload = new byte[size];
+        for (int i = 0; i < count; i++) {
+            new Random(i).nextBytes(payload);
+            reader.room().put(bytesOf(writer.frame(ByteBuffer.allocateDirect(size).put(payload))));
+        }
+        reader.consume();
+        assertEquals((long) count * size, reader.payloadOctets());
+        byte[] last = new byte[size];
+        reader.destination().get(0, last);
+        assertArrayEquals(payload, last, "the last payload, placed last");
+        assertEquals(0, reader.room().position(), "nothing left over");
+    }
+
+    @Test
+    void everyFlippedOctetAfterTheLengthFailsTheCrc() throws IOException {
+        int size = 101;  // with 3 octets of pad, which the CRC covers too
+        byte[] fpdu = bytesOf(new MinimalFraming.Writer().frame(ByteBuffer.allocateDirect(size)));
+        assertEquals(3, MinimalFraming.pad(MinimalFraming.UNTAGGED_HEADER + size));
+        // From the first octet after the length field (a damaged length is another FPDU's
+        // length: unfinished, or its CRC looked for elsewhere).
+        for (int octet = MinimalFraming.LENGTH_FIELD; octet < fpdu.length; octet++) {
             byte[] damaged = fpdu.clone();
             damaged[octet] ^= 0x10;
             MinimalFraming.Reader reader = new MinimalFraming.Reader(ByteBuffer.allocateDirect(1024),
@@ -70,7 +94,33 @@ class MinimalFramingTest {
             reader.room().put(damaged);
             IOException e = assertThrows(IOException.class, reader::consume, "octet " + octet);
             assertTrue(e.getMessage().contains("CRC"), e.getMessage());
+            assertEquals(0, reader.payloadOctets(), "nothing placed from a damaged FPDU");
         }
+    }
+
+    /** The engine's own deframer takes the floor's FPDUs: the wire format, CRC octet order included, is RFC 5044's. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 101, 4096})
+    void theEnginesDeframerAcceptsTheFramesAsSent(int size) throws Exception {
+        byte[] payload = new byte[size];
+        new Random(size).nextBytes(payload);
+        ByteBuffer wire = ByteBuffer.wrap(bytesOf(new MinimalFraming.Writer().frame(
+                ByteBuffer.allocateDirect(size).put(payload))));
+        FpduDeframer deframer = new FpduDeframer(true, false);
+        ByteBuffer ulpdu = ByteBuffer.allocate(MinimalFraming.UNTAGGED_HEADER + size);
+        FpduDeframer.Progress progress;
+        while ((progress = deframer.advance(wire)) != FpduDeframer.Progress.FPDU_COMPLETE) {
+            assertEquals(FpduDeframer.Progress.ULPDU_BYTES, progress, "the whole FPDU is there");
+            deframer.copyUlpdu(wire, ulpdu, Integer.MAX_VALUE);
+        }
+        assertEquals(MinimalFraming.UNTAGGED_HEADER + size, deframer.ulpduLength());
+        assertEquals(0, wire.remaining(), "the FPDU ends where its CRC does");
+        assertEquals(0x41, ulpdu.get(0) & 0xFF, "DDP control: last segment, untagged, version 1");
+        assertEquals(0x43, ulpdu.get(1) & 0xFF, "RDMAP control: version 1, Send");
+        assertEquals(1, ulpdu.getInt(10), "MSN of the first message");
+        byte[] carried = new byte[size];
+        ulpdu.get(MinimalFraming.UNTAGGED_HEADER, carried);
+        assertArrayEquals(payload, carried);
     }
 
     private static byte[] bytesOf(ByteBuffer[] gather) {
