@@ -52,10 +52,12 @@ public final class BulkFramingFloor {
     /** A round of framed messages; the reader answers once every payload octet is placed. */
     private static Contender framedRounds(NioLink link, int size, long messages) {
         long total = messages * size;
+        ByteBuffer staging = ByteBuffer.allocateDirect(STAGING);
+        ByteBuffer destination = ByteBuffer.allocateDirect(size);
+        ByteBuffer payload = ByteBuffer.allocateDirect(size);
         return new Contender() {
             public void serve(int round) throws IOException {
-                MinimalFraming.Reader reader = new MinimalFraming.Reader(ByteBuffer.allocateDirect(STAGING),
-                        ByteBuffer.allocateDirect(size));
+                MinimalFraming.Reader reader = new MinimalFraming.Reader(staging, destination);
                 ByteBuffer answer = ByteBuffer.allocateDirect(1);
                 while (reader.payloadOctets() < total) {
                     if (link.server.readMore(reader.room()) < 0) {
@@ -73,11 +75,10 @@ public final class BulkFramingFloor {
 
             public double run(int round) throws IOException {
                 MinimalFraming.Writer writer = new MinimalFraming.Writer();
-                ByteBuffer payload = ByteBuffer.allocateDirect(size);
                 ByteBuffer answer = ByteBuffer.allocateDirect(1);
                 long start = System.nanoTime();
                 for (long i = 0; i < messages; i++) {
-                    link.client.writeFully(writer.frame(payload));
+                    link.client.writeGathered(writer.frame(payload));
                 }
                 link.client.readFully(answer);
                 long elapsed = System.nanoTime() - start;

@@ -65,7 +65,7 @@ public final class BulkWaitFloor {
     }
 
     /** A round: the writer's messages, then the reader's answer once it has every byte. */
-    static Contender rounds(NioLink link, int size, long messages) {
+    private static Contender rounds(NioLink link, int size, long messages) {
         long total = messages * size;
         return new Contender() {
             public void serve(int round) throws IOException {

@@ -89,10 +89,10 @@ final class NioLink implements AutoCloseable {
         }
 
         /**
-         * Writes what the buffers hold, from their positions, in gathering writes; a selecting
-         * end waits for room as {@link #writeFully(ByteBuffer)} does.
+         * Writes what the buffers hold, from their positions (not cleared, unlike {@link
+         * #writeFully}), in gathering writes; a selecting end waits for room as that does.
          */
-        void writeFully(ByteBuffer[] buffers) throws IOException {
+        void writeGathered(ByteBuffer[] buffers) throws IOException {
             long left = 0;
             for (ByteBuffer buffer : buffers) {
                 left += buffer.remaining();
