@@ -4,14 +4,14 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
- * The floor under {@code perf compare}'s one-at-a-time Send bandwidth rows with CRCs, at small
- * messages: what is left when an implementation does nothing but what the protocol and the wait
- * ask. Plain TCP as {@link BulkWaitFloor} runs it (each message one write on a blocking channel,
- * the reader taking what came into 64 KiB) against the least an iWARP Send costs ({@link
- * MinimalFraming}: a header and a CRC over each message, one gathering write of header, payload
- * and CRC; the reader checks each CRC and copies each payload out of its staging buffer), with
- * each end waiting in a Selector of its own as an IWARP_MODE thread must ({@link NioWaitFloor}),
- * in alternating rounds, MB/s of payload.
+ * A floor under {@code perf compare}'s one-at-a-time Send bandwidth rows with CRCs, at small
+ * messages: the engine's way of framing and waiting, without the engine. Plain TCP as {@link
+ * BulkWaitFloor} runs it (each message one write on a blocking channel, the reader taking what
+ * came into 64 KiB) against the framing of an iWARP Send ({@link MinimalFraming}: a header and a
+ * CRC over each message, one gathering write of header, payload and CRC; the reader checks each
+ * CRC and copies each payload out of its staging buffer), with each end waiting in a Selector of
+ * its own as an IWARP_MODE thread must ({@link NioWaitFloor}), in alternating rounds, MB/s of
+ * payload. Not a proven minimum (see {@link MinimalFraming}).
  *
  * <p>{@link BulkWaitFloor} gives the wait's share alone; the difference is the framing's.
  *

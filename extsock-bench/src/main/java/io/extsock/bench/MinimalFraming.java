@@ -5,14 +5,14 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
- * The least framing an untagged iWARP Send with CRCs carries, without an engine around it: the
- * FPDU of RFC 5044 section 4 (ULPDU length, ULPDU, pad to 4, CRC32c over all of it), whose ULPDU
- * is an 18-octet DDP/RDMAP untagged header (RFC 5041 section 4.3: control, invalidate STag,
- * queue number, message sequence number, message offset) and the payload. What any
- * implementation of that framing does for each message, the floor {@link BulkFramingFloor} measures: the
- * writer fills a header, runs the CRC over header and payload and writes header, payload and CRC
- * in one gathering write (the payload by reference, as a registered buffer); the reader checks
- * each FPDU's CRC where it was read and copies its payload to where it belongs.
+ * The framing an untagged iWARP Send with CRCs carries, without an engine around it: the FPDU
+ * of RFC 5044 section 4 (ULPDU length, ULPDU, pad to 4, CRC32c over all of it), whose ULPDU is
+ * an 18-octet DDP/RDMAP untagged header (RFC 5041 section 4.3: control, invalidate STag, queue
+ * number, message sequence number, message offset) and the payload. What the floor {@link
+ * BulkFramingFloor} measures for each message: the writer fills a header, runs the CRC over
+ * header and payload and writes header, payload and CRC in one gathering write (the payload by
+ * reference, as a registered buffer); the reader checks each FPDU's CRC where it was read and
+ * copies its payload to where it belongs.
  *
  * <p>Not a protocol implementation: markers, segmentation, tagged messages, completions and
  * every check but length and CRC are left out. Segmentation is not taken on loopback, whose path
