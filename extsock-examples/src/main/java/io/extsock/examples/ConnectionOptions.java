@@ -39,7 +39,8 @@ final class ConnectionOptions {
 
     @Option(names = "--spin-micros", paramLabel = "US",
             description = "IWARP_MODE: how long a thread waiting on the connection polls its socket before it blocks,"
-                    + " 0 to 10000 microseconds, 0 never (default: the engine's, the extsock.spin.micros property or 50).")
+                    + " 0 to " + IwarpOptions.MAX_SPIN_MICROS + " microseconds, 0 never (default: the engine's,"
+                    + " the extsock.spin.micros property or 50).")
     Integer spinMicros;
 
     /** Checks the client's options (and resolves the host) before anything is printed or sent. */
