@@ -1,6 +1,5 @@
 package io.extsock.bench;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 
 /**
@@ -18,7 +17,7 @@ import java.nio.ByteBuffer;
  * own thread must never do (it serves every connection). So the second way, and its extra
  * system call per wait, is the least an IWARP_MODE round trip costs over a TCP one in pure Java:
  * this measures that least, in latency and in CPU time, in alternating rounds on the same two
- * threads.
+ * threads. ({@link NativeWaitFloor} measures the same below the JDK, through the C library.)
  *
  * <p>Run: {@code java -cp 'extsock-bench/target/extsock-bench.jar:extsock-bench/target/lib/*'
  * io.extsock.bench.NioWaitFloor [--quick]}; pinned to one CPU ({@code taskset -c 0}) for the
@@ -34,7 +33,7 @@ public final class NioWaitFloor {
 
     public static void main(String[] args) throws Exception {
         RunLength length = RunLength.of(args);
-        Result result = measure(length);
+        RoundTripMeasures result = measure(length);
         System.out.printf("%d-byte ping-pong on NIO channels, blocking channels against a Selector per waiting thread,"
                 + " %d alternating rounds of %d round trips (+%d warm-up), Java %s%n%n", SIZE, length.rounds(),
                 length.iterations(FULL_ROUND_TRIPS), length.warmupRounds(), Runtime.version());
@@ -43,50 +42,33 @@ public final class NioWaitFloor {
         FloorTable.row(result.cpu(), "%13.2f us");
     }
 
-    /** Both measures of one run: the median round trip of each round, and the CPU per round trip. */
-    record Result(PairedComparison.Result latency, PairedComparison.Result cpu) {
-    }
-
-    static Result measure(RunLength length) throws Exception {
-        int iterations = length.iterations(FULL_ROUND_TRIPS);
+    static RoundTripMeasures measure(RunLength length) throws Exception {
         try (NioLink blocking = NioLink.open(false); NioLink selecting = NioLink.open(true)) {
-            PairedComparison comparison = new PairedComparison(length.warmupRounds(), length.rounds());
-            ThreadCpu cpu = new ThreadCpu();
-            double[][] cpuPerRound = new double[2][length.warmupRounds() + length.rounds()];
-            PairedComparison.Result latency = comparison.compare("round trip (median)", SIZE + " B", "us", false,
-                    rounds(blocking, iterations, cpu, cpuPerRound[0]), rounds(selecting, iterations, cpu, cpuPerRound[1]));
-            PairedComparison.Result cpuResult = new PairedComparison.Result("CPU per round trip", SIZE + " B", "us",
-                    false, measured(cpuPerRound[0], length), measured(cpuPerRound[1], length));
-            return new Result(latency, cpuResult);
+            return PingPongRounds.measure(length, length.iterations(FULL_ROUND_TRIPS), SIZE, ends(blocking),
+                    ends(selecting));
         }
     }
 
-    private static double[] measured(double[] all, RunLength length) {
-        return java.util.Arrays.copyOfRange(all, length.warmupRounds(), all.length);
-    }
-
-    private static Contender rounds(NioLink link, int iterations, ThreadCpu cpu, double[] cpuPerRound) {
-        return new Contender() {
-            public void serve(int round) throws IOException {
+    private static PingPongRounds.Link ends(NioLink link) {
+        return new PingPongRounds.Link() {
+            public PingPongRounds.Exchange server() {
                 ByteBuffer buffer = ByteBuffer.allocateDirect(SIZE);
-                for (int i = 0; i < iterations; i++) {
+                return (index, check) -> {
                     link.server.readFully(buffer);
                     link.server.writeFully(buffer);
-                }
+                };
             }
 
-            public double run(int round) throws IOException {
+            public PingPongRounds.Exchange client() {
                 ByteBuffer buffer = ByteBuffer.allocateDirect(SIZE);
-                long[] nanos = new long[iterations];
-                cpu.start();
-                for (int i = 0; i < iterations; i++) {
-                    long start = System.nanoTime();
+                return (index, check) -> {
+                    buffer.putInt(0, index);
                     link.client.writeFully(buffer);
                     link.client.readFully(buffer);
-                    nanos[i] = System.nanoTime() - start;
-                }
-                cpuPerRound[round] = cpu.elapsedNanos() / 1_000.0 / iterations;
-                return Stats.median(nanos) / 1_000.0;
+                    if (check && buffer.getInt(0) != index) {
+                        throw new IllegalStateException("round trip " + index + " came back as " + buffer.getInt(0));
+                    }
+                };
             }
         };
     }

@@ -14,7 +14,7 @@ class NioWaitFloorSmokeTest {
     @Test
     void bothWaysOfWaitingYieldEveryRound() throws Exception {
         RunLength tiny = new RunLength(1, 2, 100);
-        NioWaitFloor.Result result = NioWaitFloor.measure(tiny);
+        RoundTripMeasures result = NioWaitFloor.measure(tiny);
 
         EveryRound.assertMeasured(result.latency(), tiny.rounds());
         EveryRound.assertMeasured(result.cpu(), tiny.rounds());

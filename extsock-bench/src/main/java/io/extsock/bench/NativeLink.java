@@ -1,0 +1,326 @@
+package io.extsock.bench;
+
+import java.io.EOFException;
+import java.io.IOException;
+import jnr.ffi.LastError;
+import jnr.ffi.LibraryLoader;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+import jnr.ffi.Runtime;
+
+/**
+ * A loopback TCP connection made and used through the C library (jnr-ffi), not the JDK, whose
+ * two ends wait for input one of three ways: blocking inside {@code read}; {@code poll}, then a
+ * non-blocking {@code read}; or {@code epoll_wait} on an epoll instance of the end's own, then
+ * the read. The two waits also watch an eventfd, through which another thread can end them
+ * ({@link End#wakeUp}): that is what an engine's wait needs and a blocked read cannot give.
+ * Linux only. {@link NativeWaitFloor}'s connection.
+ */
+final class NativeLink implements AutoCloseable {
+
+    /** How an end waits for input. */
+    enum Wait {
+        /** The thread sleeps inside read(2), as java.net.Socket's does; nothing else can end it. */
+        BLOCKING_READ,
+        /** poll(2) on the socket and the end's eventfd, then a non-blocking read. */
+        POLL_THEN_READ,
+        /** epoll_wait(2) on an epoll instance watching the socket and the eventfd, then a non-blocking read. */
+        EPOLL_THEN_READ
+    }
+
+    /** The bound calls, loaded at first use. */
+    private static final class Libc {
+        static final LinuxSocketCalls CALLS = load();
+        static final Runtime RUNTIME = Runtime.getRuntime(CALLS);
+
+        private static LinuxSocketCalls load() {
+            if (!System.getProperty("os.name", "").startsWith("Linux")) {
+                throw new UnsupportedOperationException("native links use Linux system calls; this is "
+                        + System.getProperty("os.name"));
+            }
+            return LibraryLoader.create(LinuxSocketCalls.class).load("c");
+        }
+    }
+
+    /**
+     * struct epoll_event: packed on x86-64 (12 octets, its data at 4), naturally aligned
+     * elsewhere (16, at 8), as Linux's {@code __EPOLL_PACKED} says.
+     */
+    private static final boolean EPOLL_EVENT_PACKED = System.getProperty("os.arch", "").matches("amd64|x86_64");
+    private static final int EPOLL_EVENT_SIZE = EPOLL_EVENT_PACKED ? 12 : 16;
+    private static final int EPOLL_DATA_OFFSET = EPOLL_EVENT_PACKED ? 4 : 8;
+    /** The epoll data that names the eventfd (the socket's is 0). */
+    private static final long WAKE_UP_TAG = 1;
+
+    /** One end: a socket, and for the waiting ways the eventfd (and epoll instance) its waits watch. */
+    static final class End implements AutoCloseable {
+        private final LinuxSocketCalls c = Libc.CALLS;
+        private final Wait wait;
+        private final int socket;
+        private final int wakeUp;
+        private final int epoll;
+        private final Pointer pollFds;
+        private final Pointer events;
+        /** The eventfd's counter: one write adds one, one read takes the sum. */
+        private final Pointer counter = Memory.allocateDirect(Libc.RUNTIME, Long.BYTES);
+
+        /** Takes the socket: closes it if this end cannot be made. */
+        private End(int socket, Wait wait) throws IOException {
+            this.socket = socket;
+            this.wait = wait;
+            int madeWakeUp = -1;
+            int madeEpoll = -1;
+            try {
+                setNoDelay(socket);
+                if (wait != Wait.BLOCKING_READ) {
+                    int flags = check("fcntl(F_GETFL)", c.fcntl(socket, LinuxSocketCalls.F_GETFL, 0));
+                    check("fcntl(F_SETFL, O_NONBLOCK)",
+                            c.fcntl(socket, LinuxSocketCalls.F_SETFL, flags | LinuxSocketCalls.O_NONBLOCK));
+                    madeWakeUp = check("eventfd", c.eventfd(0, LinuxSocketCalls.EFD_CLOEXEC | LinuxSocketCalls.O_NONBLOCK));
+                }
+                if (wait == Wait.EPOLL_THEN_READ) {
+                    madeEpoll = check("epoll_create1", c.epoll_create1(LinuxSocketCalls.EPOLL_CLOEXEC));
+                    watch(madeEpoll, socket, 0);
+                    watch(madeEpoll, madeWakeUp, WAKE_UP_TAG);
+                }
+            } catch (IOException | RuntimeException e) {
+                closeQuietly(madeEpoll);
+                closeQuietly(madeWakeUp);
+                closeQuietly(socket);
+                throw e;
+            }
+            this.wakeUp = madeWakeUp;
+            this.epoll = madeEpoll;
+            this.pollFds = Memory.allocateDirect(Libc.RUNTIME, 2 * LinuxSocketCalls.POLLFD_SIZE);
+            this.events = Memory.allocateDirect(Libc.RUNTIME, 2 * LinuxSocketCalls.EPOLL_EVENT_ROOM);
+        }
+
+        private void setNoDelay(int fd) throws IOException {
+            Pointer on = Memory.allocateDirect(Libc.RUNTIME, Integer.BYTES);
+            on.putInt(0, 1);
+            check("setsockopt(TCP_NODELAY)",
+                    c.setsockopt(fd, LinuxSocketCalls.IPPROTO_TCP, LinuxSocketCalls.TCP_NODELAY, on, Integer.BYTES));
+        }
+
+        private void watch(int epollFd, int fd, long tag) throws IOException {
+            Pointer event = Memory.allocateDirect(Libc.RUNTIME, LinuxSocketCalls.EPOLL_EVENT_ROOM);
+            event.putInt(0, LinuxSocketCalls.EPOLLIN);
+            event.putLong(EPOLL_DATA_OFFSET, tag);
+            check("epoll_ctl(EPOLL_CTL_ADD)", c.epoll_ctl(epollFd, LinuxSocketCalls.EPOLL_CTL_ADD, fd, event));
+        }
+
+        Wait waitWay() {
+            return wait;
+        }
+
+        /**
+         * Reads exactly {@code length} octets into {@code buffer}; a waiting end waits before each
+         * read, as an engine's waiter does (a wake-up meanwhile just waits again).
+         */
+        void readFully(Pointer buffer, int length) throws IOException {
+            int done = 0;
+            while (done < length) {
+                if (wait != Wait.BLOCKING_READ) {
+                    awaitInput();
+                }
+                Pointer into = done == 0 ? buffer : buffer.slice(done);
+                long n = c.read(socket, into, length - done);
+                if (n > 0) {
+                    done += (int) n;
+                } else if (n == 0) {
+                    throw new EOFException("the other end closed");
+                } else {
+                    int errno = errno();
+                    if (errno != LinuxSocketCalls.EINTR && errno != LinuxSocketCalls.EAGAIN) {
+                        throw failed("read", errno);
+                    }
+                }
+            }
+        }
+
+        /** Writes exactly {@code length} octets from {@code buffer}; a non-blocking end polls for room when full. */
+        void writeFully(Pointer buffer, int length) throws IOException {
+            int done = 0;
+            while (done < length) {
+                Pointer from = done == 0 ? buffer : buffer.slice(done);
+                long n = c.write(socket, from, length - done);
+                if (n >= 0) {
+                    done += (int) n;
+                    continue;
+                }
+                int errno = errno();
+                if (errno == LinuxSocketCalls.EAGAIN) {
+                    awaitRoom();
+                } else if (errno != LinuxSocketCalls.EINTR) {
+                    throw failed("write", errno);
+                }
+            }
+        }
+
+        /**
+         * Waits until the socket has input or another thread called {@link #wakeUp}.
+         *
+         * @return true for input, false for a wake-up alone (which it consumed)
+         */
+        boolean awaitInput() throws IOException {
+            if (wait == Wait.BLOCKING_READ) {
+                throw new IllegalStateException("a blocking end waits inside read");
+            }
+            boolean input = false;
+            boolean woken = false;
+            if (wait == Wait.POLL_THEN_READ) {
+                pollFd(0, socket);
+                pollFd(LinuxSocketCalls.POLLFD_SIZE, wakeUp);
+                if (retried("poll", c.poll(pollFds, 2, -1)) < 0) {
+                    return false;  // interrupted by a signal: the caller looks again
+                }
+                input = pollFds.getShort(6) != 0;
+                woken = pollFds.getShort(LinuxSocketCalls.POLLFD_SIZE + 6) != 0;
+            } else {
+                int ready = retried("epoll_wait", c.epoll_wait(epoll, events, 2, -1));
+                for (int i = 0; i < ready; i++) {
+                    boolean wakeUpEvent = events.getLong(i * EPOLL_EVENT_SIZE + EPOLL_DATA_OFFSET) == WAKE_UP_TAG;
+                    woken |= wakeUpEvent;
+                    input |= !wakeUpEvent;
+                }
+            }
+            if (woken) {
+                c.read(wakeUp, counter, Long.BYTES);  // non-blocking: resets the count for the next wake-up
+            }
+            return input;
+        }
+
+        /** struct pollfd at {@code offset}: the fd, POLLIN, revents cleared. */
+        private void pollFd(int offset, int fd) {
+            pollFds.putInt(offset, fd);
+            pollFds.putShort(offset + 4, (short) LinuxSocketCalls.POLLIN);
+            pollFds.putShort(offset + 6, (short) 0);
+        }
+
+        /** Ends a wait of this end's now or, if none is on, its next one (eventfd write). */
+        void wakeUp() throws IOException {
+            if (wait == Wait.BLOCKING_READ) {
+                throw new IllegalStateException("nothing but data or a close ends a wait inside read");
+            }
+            counter.putLong(0, 1);
+            if (c.write(wakeUp, counter, Long.BYTES) != Long.BYTES) {
+                throw failed("write(eventfd)", errno());
+            }
+        }
+
+        private void awaitRoom() throws IOException {
+            Pointer one = Memory.allocateDirect(Libc.RUNTIME, LinuxSocketCalls.POLLFD_SIZE);
+            one.putInt(0, socket);
+            one.putShort(4, (short) LinuxSocketCalls.POLLOUT);
+            retried("poll", c.poll(one, 1, -1));
+        }
+
+        /** The call's result, or -1 if a signal interrupted it (EINTR); any other failure throws. */
+        private int retried(String call, int result) throws IOException {
+            if (result >= 0) {
+                return result;
+            }
+            int errno = errno();
+            if (errno == LinuxSocketCalls.EINTR) {
+                return -1;
+            }
+            throw failed(call, errno);
+        }
+
+        @Override
+        public void close() throws IOException {
+            closeQuietly(epoll);
+            closeQuietly(wakeUp);
+            check("close", c.close(socket));
+        }
+    }
+
+    final End client;
+    final End server;
+
+    private NativeLink(End client, End server) {
+        this.client = client;
+        this.server = server;
+    }
+
+    /** A new loopback connection, both ends waiting the given way. */
+    static NativeLink open(Wait wait) throws IOException {
+        LinuxSocketCalls c = Libc.CALLS;
+        int listener = socket();
+        try {
+            Pointer address = loopbackAnyPort();
+            check("bind", c.bind(listener, address, LinuxSocketCalls.SOCKADDR_IN_SIZE));
+            check("listen", c.listen(listener, 1));
+            Pointer length = Memory.allocateDirect(Libc.RUNTIME, Integer.BYTES);
+            length.putInt(0, LinuxSocketCalls.SOCKADDR_IN_SIZE);
+            check("getsockname", c.getsockname(listener, address, length));
+            int connecting = socket();
+            try {
+                check("connect", c.connect(connecting, address, LinuxSocketCalls.SOCKADDR_IN_SIZE));
+            } catch (IOException e) {
+                closeQuietly(connecting);
+                throw e;
+            }
+            End client = new End(connecting, wait);
+            try {
+                return new NativeLink(client, new End(check("accept", c.accept(listener, null, null)), wait));
+            } catch (IOException | RuntimeException e) {
+                try {
+                    client.close();
+                } catch (IOException closing) {
+                    e.addSuppressed(closing);
+                }
+                throw e;
+            }
+        } finally {
+            closeQuietly(listener);
+        }
+    }
+
+    private static int socket() throws IOException {
+        return check("socket", Libc.CALLS.socket(LinuxSocketCalls.AF_INET,
+                LinuxSocketCalls.SOCK_STREAM | LinuxSocketCalls.SOCK_CLOEXEC, 0));
+    }
+
+    /**
+     * struct sockaddr_in for 127.0.0.1, port 0 (any: bind picks one, getsockname says which):
+     * the family in the host's order, the address in the network's.
+     */
+    private static Pointer loopbackAnyPort() {
+        Pointer address = Memory.allocateDirect(Libc.RUNTIME, LinuxSocketCalls.SOCKADDR_IN_SIZE);
+        address.setMemory(0, LinuxSocketCalls.SOCKADDR_IN_SIZE, (byte) 0);
+        address.putShort(0, (short) LinuxSocketCalls.AF_INET);
+        address.put(4, new byte[] {127, 0, 0, 1}, 0, 4);
+        return address;
+    }
+
+    private static int check(String call, int result) throws IOException {
+        if (result < 0) {
+            throw failed(call, errno());
+        }
+        return result;
+    }
+
+    private static int errno() {
+        return LastError.getLastError(Libc.RUNTIME);
+    }
+
+    private static IOException failed(String call, int errno) {
+        return new IOException(call + " failed: errno " + errno);
+    }
+
+    private static void closeQuietly(int fd) {
+        if (fd >= 0) {
+            Libc.CALLS.close(fd);
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            client.close();
+        } finally {
+            server.close();
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package io.extsock.bench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.EOFException;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import jnr.ffi.Memory;
+import jnr.ffi.Pointer;
+import jnr.ffi.Runtime;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * What NativeWaitFloor relies on: the native connection carries bytes intact each way of
+ * waiting, and the two waits end on input or on another thread's wake-up, which a blocking
+ * end refuses to offer.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)  // a native wait ignores interrupts
+class NativeLinkTest {
+
+    /** More than loopback's socket buffers hold, so that writes fill them and reads come in pieces. */
+    private static final int LARGE = 8 << 20;
+
+    @ParameterizedTest
+    @EnumSource(NativeLink.Wait.class)
+    void carriesEveryByteIntactEachWay(NativeLink.Wait wait) throws Exception {
+        byte[] sent = new byte[LARGE];
+        new Random(wait.ordinal()).nextBytes(sent);
+        try (NativeLink link = NativeLink.open(wait)) {
+            assertEquals(wait, link.client.waitWay());
+            Pointer from = direct(LARGE);
+            from.put(0, sent, 0, LARGE);
+            CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+                try {
+                    link.client.writeFully(from, LARGE);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Pointer into = direct(LARGE);
+            link.server.readFully(into, LARGE);
+            writing.get(30, TimeUnit.SECONDS);
+            byte[] received = new byte[LARGE];
+            into.get(0, received, 0, LARGE);
+            assertArrayEquals(sent, received);
+
+            Pointer answer = direct(3);
+            answer.put(0, new byte[] {7, 8, 9}, 0, 3);
+            link.server.writeFully(answer, 3);
+            Pointer back = direct(3);
+            link.client.readFully(back, 3);
+            byte[] got = new byte[3];
+            back.get(0, got, 0, 3);
+            assertArrayEquals(new byte[] {7, 8, 9}, got);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = NativeLink.Wait.class, names = {"EPOLL_THEN_READ", "POLL_THEN_READ"})
+    void anotherThreadEndsAWaitThatNoInputEnds(NativeLink.Wait wait) throws Exception {
+        try (NativeLink link = NativeLink.open(wait)) {
+            CompletableFuture<Boolean> waiting = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return link.server.awaitInput();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            Thread.sleep(50);  // most likely inside the wait by now; if not, the wake-up waits for it
+            assertFalse(waiting.isDone(), "the wait ended with nothing to end it");
+            link.server.wakeUp();
+            assertFalse(waiting.get(10, TimeUnit.SECONDS), "woken, with no input");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = NativeLink.Wait.class, names = {"EPOLL_THEN_READ", "POLL_THEN_READ"})
+    void aWakeUpIsConsumedAndInputStillEndsTheNextWait(NativeLink.Wait wait) throws Exception {
+        try (NativeLink link = NativeLink.open(wait)) {
+            link.server.wakeUp();  // before any wait: the next one ends at once
+            assertFalse(link.server.awaitInput());
+            Pointer one = direct(1);
+            one.putByte(0, (byte) 42);
+            link.client.writeFully(one, 1);
+            assertTrue(link.server.awaitInput(), "input, and the consumed wake-up not seen again");
+            Pointer read = direct(1);
+            link.server.readFully(read, 1);
+            assertEquals(42, read.getByte(0));
+        }
+    }
+
+    @Test
+    void aBlockingEndOffersNoWakeUp() throws Exception {
+        try (NativeLink link = NativeLink.open(NativeLink.Wait.BLOCKING_READ)) {
+            IllegalStateException refused = assertThrows(IllegalStateException.class, link.server::wakeUp);
+            assertTrue(refused.getMessage().contains("inside read"), refused.getMessage());
+            assertThrows(IllegalStateException.class, link.server::awaitInput);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(NativeLink.Wait.class)
+    void aClosedPeerEndsAReadWithEndOfStream(NativeLink.Wait wait) throws Exception {
+        NativeLink link = NativeLink.open(wait);
+        try {
+            link.client.close();
+            EOFException ended = assertThrows(EOFException.class, () -> link.server.readFully(direct(8), 8));
+            assertTrue(ended.getMessage().contains("closed"), ended.getMessage());
+        } finally {
+            link.server.close();
+        }
+    }
+
+    private static Pointer direct(int size) {
+        return Memory.allocateDirect(Runtime.getSystemRuntime(), size);
+    }
+}
