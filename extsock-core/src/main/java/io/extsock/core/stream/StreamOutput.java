@@ -690,7 +690,7 @@ final class StreamOutput implements WorkCompleter {
         ByteBuffer payload = null;
         synchronized (this) {
             if (failure == null) {
-                int slot = sendBuffers.take(type);
+                int slot = sendBuffers.take(type, dataSendsOutstanding);
                 header = sendBuffers.header(slot, type, flags, credits);
                 if (b != null) {
                     payload = sendBuffers.payload(slot, b, off, len);
