@@ -23,19 +23,19 @@ public interface LinuxSocketCalls {
     int F_SETFL = 4;
     int O_NONBLOCK = 0x800;
     int EFD_CLOEXEC = 0x80000;
+    int EFD_NONBLOCK = 0x800;
     int POLLIN = 0x1;
     int POLLOUT = 0x4;
     int EPOLLIN = 0x1;
     int EPOLL_CTL_ADD = 1;
     int EPOLL_CLOEXEC = 0x80000;
+    int SHUT_RDWR = 2;
     int EINTR = 4;
     int EAGAIN = 11;
     /** sizeof(struct sockaddr_in). */
     int SOCKADDR_IN_SIZE = 16;
     /** sizeof(struct pollfd). */
     int POLLFD_SIZE = 8;
-    /** Room for one struct epoll_event: 12 octets where it is packed (x86-64), 16 elsewhere. */
-    int EPOLL_EVENT_ROOM = 16;
 
     @SaveError
     int socket(int domain, int type, int protocol);
@@ -85,6 +85,10 @@ public interface LinuxSocketCalls {
 
     @SaveError
     int epoll_wait(int epollFd, @Direct Pointer events, int maxEvents, int timeoutMillis);
+
+    /** Ends the connection's reads and writes: unlike close, wakes a thread blocked on the socket. */
+    @SaveError
+    int shutdown(int fd, int how);
 
     @SaveError
     int close(int fd);

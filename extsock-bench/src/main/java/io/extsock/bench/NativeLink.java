@@ -5,6 +5,7 @@ import java.io.IOException;
 import jnr.ffi.LastError;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Memory;
+import jnr.ffi.Platform;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
 
@@ -32,23 +33,24 @@ final class NativeLink implements AutoCloseable {
     private static final class Libc {
         static final LinuxSocketCalls CALLS = load();
         static final Runtime RUNTIME = Runtime.getRuntime(CALLS);
+        /**
+         * struct epoll_event: packed on x86-64 (12 octets, its data at 4), naturally aligned
+         * elsewhere (16, at 8), as Linux's {@code __EPOLL_PACKED} says.
+         */
+        static final boolean EPOLL_EVENT_PACKED = Platform.getNativePlatform().getCPU() == Platform.CPU.X86_64;
+        static final int EPOLL_EVENT_SIZE = EPOLL_EVENT_PACKED ? 12 : 16;
+        static final int EPOLL_DATA_OFFSET = EPOLL_EVENT_PACKED ? 4 : 8;
 
         private static LinuxSocketCalls load() {
-            if (!System.getProperty("os.name", "").startsWith("Linux")) {
-                throw new UnsupportedOperationException("native links use Linux system calls; this is "
-                        + System.getProperty("os.name"));
+            Platform platform = Platform.getNativePlatform();
+            if (platform.getOS() != Platform.OS.LINUX) {
+                throw new UnsupportedOperationException("native links use Linux system calls; this is " + platform.getOS());
             }
-            return LibraryLoader.create(LinuxSocketCalls.class).load("c");
+            return LibraryLoader.create(LinuxSocketCalls.class).failImmediately()
+                    .load(platform.getStandardCLibraryName());
         }
     }
 
-    /**
-     * struct epoll_event: packed on x86-64 (12 octets, its data at 4), naturally aligned
-     * elsewhere (16, at 8), as Linux's {@code __EPOLL_PACKED} says.
-     */
-    private static final boolean EPOLL_EVENT_PACKED = System.getProperty("os.arch", "").matches("amd64|x86_64");
-    private static final int EPOLL_EVENT_SIZE = EPOLL_EVENT_PACKED ? 12 : 16;
-    private static final int EPOLL_DATA_OFFSET = EPOLL_EVENT_PACKED ? 4 : 8;
     /** The epoll data that names the eventfd (the socket's is 0). */
     private static final long WAKE_UP_TAG = 1;
 
@@ -61,8 +63,11 @@ final class NativeLink implements AutoCloseable {
         private final int epoll;
         private final Pointer pollFds;
         private final Pointer events;
-        /** The eventfd's counter: one write adds one, one read takes the sum. */
-        private final Pointer counter = Memory.allocateDirect(Libc.RUNTIME, Long.BYTES);
+        /** What a wake-up writes to the eventfd: 1, added to its count. */
+        private final Pointer one = Memory.allocateDirect(Libc.RUNTIME, Long.BYTES);
+        /** Where the waiter reads the eventfd's count into (its own: a wake-up may write meanwhile). */
+        private final Pointer drained = Memory.allocateDirect(Libc.RUNTIME, Long.BYTES);
+        private boolean closed;
 
         /** Takes the socket: closes it if this end cannot be made. */
         private End(int socket, Wait wait) throws IOException {
@@ -76,7 +81,7 @@ final class NativeLink implements AutoCloseable {
                     int flags = check("fcntl(F_GETFL)", c.fcntl(socket, LinuxSocketCalls.F_GETFL, 0));
                     check("fcntl(F_SETFL, O_NONBLOCK)",
                             c.fcntl(socket, LinuxSocketCalls.F_SETFL, flags | LinuxSocketCalls.O_NONBLOCK));
-                    madeWakeUp = check("eventfd", c.eventfd(0, LinuxSocketCalls.EFD_CLOEXEC | LinuxSocketCalls.O_NONBLOCK));
+                    madeWakeUp = check("eventfd", c.eventfd(0, LinuxSocketCalls.EFD_CLOEXEC | LinuxSocketCalls.EFD_NONBLOCK));
                 }
                 if (wait == Wait.EPOLL_THEN_READ) {
                     madeEpoll = check("epoll_create1", c.epoll_create1(LinuxSocketCalls.EPOLL_CLOEXEC));
@@ -91,8 +96,9 @@ final class NativeLink implements AutoCloseable {
             }
             this.wakeUp = madeWakeUp;
             this.epoll = madeEpoll;
+            one.putLong(0, 1);
             this.pollFds = Memory.allocateDirect(Libc.RUNTIME, 2 * LinuxSocketCalls.POLLFD_SIZE);
-            this.events = Memory.allocateDirect(Libc.RUNTIME, 2 * LinuxSocketCalls.EPOLL_EVENT_ROOM);
+            this.events = Memory.allocateDirect(Libc.RUNTIME, 2 * Libc.EPOLL_EVENT_SIZE);
         }
 
         private void setNoDelay(int fd) throws IOException {
@@ -103,9 +109,9 @@ final class NativeLink implements AutoCloseable {
         }
 
         private void watch(int epollFd, int fd, long tag) throws IOException {
-            Pointer event = Memory.allocateDirect(Libc.RUNTIME, LinuxSocketCalls.EPOLL_EVENT_ROOM);
+            Pointer event = Memory.allocateDirect(Libc.RUNTIME, Libc.EPOLL_EVENT_SIZE);
             event.putInt(0, LinuxSocketCalls.EPOLLIN);
-            event.putLong(EPOLL_DATA_OFFSET, tag);
+            event.putLong(Libc.EPOLL_DATA_OFFSET, tag);
             check("epoll_ctl(EPOLL_CTL_ADD)", c.epoll_ctl(epollFd, LinuxSocketCalls.EPOLL_CTL_ADD, fd, event));
         }
 
@@ -179,15 +185,34 @@ final class NativeLink implements AutoCloseable {
             } else {
                 int ready = retried("epoll_wait", c.epoll_wait(epoll, events, 2, -1));
                 for (int i = 0; i < ready; i++) {
-                    boolean wakeUpEvent = events.getLong(i * EPOLL_EVENT_SIZE + EPOLL_DATA_OFFSET) == WAKE_UP_TAG;
+                    boolean wakeUpEvent = events.getLong(i * Libc.EPOLL_EVENT_SIZE + Libc.EPOLL_DATA_OFFSET) == WAKE_UP_TAG;
                     woken |= wakeUpEvent;
                     input |= !wakeUpEvent;
                 }
             }
             if (woken) {
-                c.read(wakeUp, counter, Long.BYTES);  // non-blocking: resets the count for the next wake-up
+                takeWakeUps();
             }
             return input;
+        }
+
+        /**
+         * Reads the eventfd's count, which resets it (non-blocking).
+         *
+         * @return the wake-ups since the last read, 0 if none
+         */
+        long takeWakeUps() throws IOException {
+            if (wait == Wait.BLOCKING_READ) {
+                throw new IllegalStateException("a blocking end has no wake-ups");
+            }
+            if (c.read(wakeUp, drained, Long.BYTES) == Long.BYTES) {
+                return drained.getLong(0);
+            }
+            int errno = errno();
+            if (errno == LinuxSocketCalls.EAGAIN) {
+                return 0;
+            }
+            throw failed("read(eventfd)", errno);
         }
 
         /** struct pollfd at {@code offset}: the fd, POLLIN, revents cleared. */
@@ -202,8 +227,7 @@ final class NativeLink implements AutoCloseable {
             if (wait == Wait.BLOCKING_READ) {
                 throw new IllegalStateException("nothing but data or a close ends a wait inside read");
             }
-            counter.putLong(0, 1);
-            if (c.write(wakeUp, counter, Long.BYTES) != Long.BYTES) {
+            if (c.write(wakeUp, one, Long.BYTES) != Long.BYTES) {
                 throw failed("write(eventfd)", errno());
             }
         }
@@ -227,8 +251,18 @@ final class NativeLink implements AutoCloseable {
             throw failed(call, errno);
         }
 
+        /**
+         * Shuts the socket down first: a thread still blocked on it (its peer failed) then
+         * wakes and ends, where a close alone would leave it blocked, later to wait on a
+         * descriptor number that another socket may have taken. Once; later calls do nothing.
+         */
         @Override
         public void close() throws IOException {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            c.shutdown(socket, LinuxSocketCalls.SHUT_RDWR);  // fails only if the peer reset it: closing anyway
             closeQuietly(epoll);
             closeQuietly(wakeUp);
             check("close", c.close(socket));
@@ -315,12 +349,23 @@ final class NativeLink implements AutoCloseable {
         }
     }
 
+    /** Closes both ends, even if the first fails; a second failure is added to the first. */
     @Override
     public void close() throws IOException {
-        try {
-            client.close();
-        } finally {
-            server.close();
+        IOException failure = null;
+        for (End end : new End[] {client, server}) {
+            try {
+                end.close();
+            } catch (IOException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 }

@@ -7,14 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
 import jnr.ffi.Runtime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -23,6 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * waiting, and the two waits end on input or on another thread's wake-up, which a blocking
  * end refuses to offer.
  */
+@EnabledOnOs(value = OS.LINUX, disabledReason = "NativeLink makes Linux system calls")
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)  // a native wait ignores interrupts
 class NativeLinkTest {
 
@@ -85,8 +90,10 @@ class NativeLinkTest {
     @EnumSource(value = NativeLink.Wait.class, names = {"EPOLL_THEN_READ", "POLL_THEN_READ"})
     void aWakeUpIsConsumedAndInputStillEndsTheNextWait(NativeLink.Wait wait) throws Exception {
         try (NativeLink link = NativeLink.open(wait)) {
-            link.server.wakeUp();  // before any wait: the next one ends at once
+            link.server.wakeUp();  // before any wait: the next one ends at once, taking both
+            link.server.wakeUp();
             assertFalse(link.server.awaitInput());
+            assertEquals(0, link.server.takeWakeUps(), "the wait took the wake-ups");
             Pointer one = direct(1);
             one.putByte(0, (byte) 42);
             link.client.writeFully(one, 1);
@@ -94,6 +101,28 @@ class NativeLinkTest {
             Pointer read = direct(1);
             link.server.readFully(read, 1);
             assertEquals(42, read.getByte(0));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(NativeLink.Wait.class)
+    void closingAnEndEndsAWaitOnIt(NativeLink.Wait wait) throws Exception {
+        NativeLink link = NativeLink.open(wait);
+        try {
+            CompletableFuture<Void> reading = CompletableFuture.runAsync(() -> {
+                try {
+                    link.server.readFully(direct(8), 8);
+                } catch (Exception expected) {
+                    throw new IllegalStateException(expected);
+                }
+            });
+            Thread.sleep(50);  // most likely blocked by now; if not, it finds the end closed
+            assertFalse(reading.isDone(), "the read ended with nothing to end it");
+            link.server.close();
+            ExecutionException ended = assertThrows(ExecutionException.class, () -> reading.get(10, TimeUnit.SECONDS));
+            assertTrue(ended.getCause().getCause() instanceof IOException, String.valueOf(ended.getCause()));
+        } finally {
+            link.close();
         }
     }
 

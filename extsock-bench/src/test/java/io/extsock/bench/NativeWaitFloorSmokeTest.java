@@ -1,6 +1,8 @@
 package io.extsock.bench;
 
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -10,6 +12,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * that never ends would hang here, under the timeout), and every round yields a round trip time
  * and a CPU time. Not a performance test.
  */
+@EnabledOnOs(value = OS.LINUX, disabledReason = "NativeLink makes Linux system calls")
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)  // a native wait ignores interrupts
 class NativeWaitFloorSmokeTest {
 
