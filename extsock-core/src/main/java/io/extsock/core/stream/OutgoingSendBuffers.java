@@ -56,7 +56,7 @@ final class OutgoingSendBuffers {
                     throw new IllegalStateException(dataSendsOutstanding + " DATA Sends outstanding, counting this one");
                 }
                 if (dataSendsOutstanding == 1) {
-                    nextDataSlot = 0;  // every other completed: the slot used last, and still warm, is free
+                    nextDataSlot = 0;  // every other completed: the slot a writer that waits for each answer always uses
                 }
                 int slot = nextDataSlot;
                 nextDataSlot = (slot + 1) % DATA_SLOTS;
@@ -68,6 +68,15 @@ final class OutgoingSendBuffers {
             default:
                 throw new IllegalArgumentException("not a stream message type: " + type);
         }
+    }
+
+    /**
+     * The DATA Send that took {@code slot} last was refused before it was queued (the queue pair
+     * had ended): the slot is next in turn again, so that refused Sends never move the turn onto
+     * the slot of one still outstanding.
+     */
+    void refused(int slot) {
+        nextDataSlot = slot;
     }
 
     /**

@@ -688,9 +688,10 @@ final class StreamOutput implements WorkCompleter {
         int credits = input.takeCreditsToReturn();
         ByteBuffer header;
         ByteBuffer payload = null;
+        int slot = -1;
         synchronized (this) {
             if (failure == null) {
-                int slot = sendBuffers.take(type, dataSendsOutstanding);
+                slot = sendBuffers.take(type, dataSendsOutstanding);
                 header = sendBuffers.header(slot, type, flags, credits);
                 if (b != null) {
                     payload = sendBuffers.payload(slot, b, off, len);
@@ -708,6 +709,9 @@ final class StreamOutput implements WorkCompleter {
             synchronized (this) {
                 if (type == StreamHeader.DATA) {
                     dataSendsOutstanding--;
+                    if (slot >= 0) {
+                        sendBuffers.refused(slot);
+                    }
                 }
             }
             throw new SocketException(e.getMessage());

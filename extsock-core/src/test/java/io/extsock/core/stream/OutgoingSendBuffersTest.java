@@ -38,16 +38,21 @@ class OutgoingSendBuffersTest {
     }
 
     @Test
-    void aSlotIsNeverOneAnOutstandingSendUses() {
+    void aSlotIsNeverOneAnOutstandingSendUsesEvenAfterRefusedSends() {
         Random random = new Random(5040);
         OutgoingSendBuffers buffers = new OutgoingSendBuffers();
         ArrayDeque<Integer> outstanding = new ArrayDeque<>();  // slots, in posting (and completion) order
         Set<Integer> used = new HashSet<>();
         int resets = 0;
+        int refusals = 0;
         for (int step = 0; step < 200_000; step++) {
             boolean post = outstanding.isEmpty()
                     || outstanding.size() < MAX_OUTSTANDING && random.nextInt(100) < (step / 20_000 % 2 == 0 ? 55 : 45);
-            if (post) {
+            if (post && random.nextInt(100) < 3) {
+                // Refused before it was queued (the queue pair ended): it holds no slot.
+                buffers.refused(buffers.take(StreamHeader.DATA, outstanding.size() + 1));
+                refusals++;
+            } else if (post) {
                 int slot = buffers.take(StreamHeader.DATA, outstanding.size() + 1);
                 assertTrue(slot >= 0 && slot < MAX_OUTSTANDING, "a DATA slot: " + slot);
                 assertTrue(used.add(slot), "step " + step + ": slot " + slot + " is still in use by " + outstanding);
@@ -61,6 +66,7 @@ class OutgoingSendBuffersTest {
             }
         }
         assertTrue(resets > 100, "the walk came back to nothing outstanding often: " + resets);
+        assertTrue(refusals > 1000, "refused Sends among the posts: " + refusals);
     }
 
     @Test
