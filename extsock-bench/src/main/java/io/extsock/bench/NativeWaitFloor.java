@@ -14,8 +14,9 @@ import jnr.ffi.Runtime;
  * costs more than a blocking read, and says an engine cannot block in a channel's read. It
  * leaves open whether a native wait, which a library could reach through jnr-ffi, would cost
  * less than the JDK's Selector. This measures that: if a native wait costs about what the
- * Selector does, the floor is the kernel's (two system calls and an epoll or poll wake-up
- * instead of one call), and no API on Linux lowers it.
+ * Selector does, the price is the kernel's (two system calls and an epoll or poll wake-up
+ * instead of one call), and waiting through jnr-ffi gains nothing (io_uring, which can queue a
+ * read and wait in one call, is not measured).
  *
  * <p>Run: {@code java -cp 'extsock-bench/target/extsock-bench.jar:extsock-bench/target/lib/*'
  * io.extsock.bench.NativeWaitFloor [--quick]}; pinned to one CPU ({@code taskset -c 0}) for the
