@@ -252,9 +252,19 @@ final class NativeLink implements AutoCloseable {
         }
 
         /**
-         * Shuts the socket down first: a thread still blocked on it (its peer failed) then
-         * wakes and ends, where a close alone would leave it blocked, later to wait on a
-         * descriptor number that another socket may have taken. Once; later calls do nothing.
+         * Ends the connection's reads and writes without closing a descriptor: a thread blocked
+         * on the socket, or about to be, wakes and finds the end of the stream, where a close
+         * alone would leave it blocked (Linux does not wake a wait on a closed descriptor).
+         */
+        void shutdown() {
+            c.shutdown(socket, LinuxSocketCalls.SHUT_RDWR);  // fails only if the peer reset it: nothing to end then
+        }
+
+        /**
+         * Shuts the socket down first ({@link #shutdown}), so that a thread still blocked on it
+         * (its peer failed) wakes and ends. One that had not begun its wait yet may still find
+         * the descriptors closed, or their numbers taken again: that harms only a run that
+         * failed already. Once; later calls do nothing.
          */
         @Override
         public void close() throws IOException {
@@ -262,7 +272,7 @@ final class NativeLink implements AutoCloseable {
                 return;
             }
             closed = true;
-            c.shutdown(socket, LinuxSocketCalls.SHUT_RDWR);  // fails only if the peer reset it: closing anyway
+            shutdown();
             closeQuietly(epoll);
             closeQuietly(wakeUp);
             check("close", c.close(socket));
