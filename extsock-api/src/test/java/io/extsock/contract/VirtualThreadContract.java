@@ -224,7 +224,10 @@ public abstract class VirtualThreadContract {
                         }
                         line.append((char) b);
                     }
-                    String expected = "port " + socket.getLocalPort();
+                    // Not "port " + ...: the first use of a string concatenation links its call
+                    // site, and ten thousand threads doing that at once contend for a monitor in
+                    // the JDK's StringConcatFactory, which pinned a carrier (JDK 25, in CI).
+                    String expected = new StringBuilder("port ").append(socket.getLocalPort()).toString();
                     return line.toString().equals(expected) ? "ok" : "read \"" + line + "\", expected \"" + expected + "\"";
                 }));
             }

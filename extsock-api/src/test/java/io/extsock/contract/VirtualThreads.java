@@ -117,10 +117,30 @@ public final class VirtualThreads {
                 Object type = event.getClass().getMethod("getEventType").invoke(event);
                 if ("jdk.VirtualThreadPinned".equals(type.getClass().getMethod("getName").invoke(type))
                         && !inFlightRecorder(event)) {
-                    pinned.add(event.toString());
+                    pinned.add(event + "all frames: " + frames(event));
                 }
             }
             return pinned;
+        }
+
+        /**
+         * Every frame of the event's stack, innermost first: its printed form shows five, which
+         * can end inside the JDK before reaching the code that pinned.
+         */
+        private static List<String> frames(Object event) throws ReflectiveOperationException {
+            List<String> described = new ArrayList<>();
+            Object stackTrace = event.getClass().getMethod("getStackTrace").invoke(event);
+            if (stackTrace == null) {
+                return described;
+            }
+            for (Object frame : (List<?>) stackTrace.getClass().getMethod("getFrames").invoke(stackTrace)) {
+                Object method = frame.getClass().getMethod("getMethod").invoke(frame);
+                Object type = method.getClass().getMethod("getType").invoke(method);
+                described.add(type.getClass().getMethod("getName").invoke(type) + "."
+                        + method.getClass().getMethod("getName").invoke(method) + ":"
+                        + frame.getClass().getMethod("getLineNumber").invoke(frame));
+            }
+            return described;
         }
 
         /**
