@@ -68,9 +68,9 @@ public final class ManyConnectionsWaitFloor {
                     new Round(blocking, roundTrips), new Round(selecting, roundTrips));
         } finally {
             try {
-                NioLink.closeAll(blocking);
+                Closing.all(blocking);
             } finally {
-                NioLink.closeAll(selecting);
+                Closing.all(selecting);
             }
         }
     }
@@ -167,7 +167,7 @@ public final class ManyConnectionsWaitFloor {
         private void fail(AtomicReference<Throwable> failure, Throwable e) {
             if (failure.compareAndSet(null, e)) {
                 try {
-                    NioLink.closeAll(links);
+                    Closing.all(links);
                 } catch (IOException closing) {
                     e.addSuppressed(closing);
                 }

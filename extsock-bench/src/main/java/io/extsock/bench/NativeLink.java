@@ -1,7 +1,9 @@
 package io.extsock.bench;
 
+import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
+import java.util.List;
 import jnr.ffi.LastError;
 import jnr.ffi.LibraryLoader;
 import jnr.ffi.Memory;
@@ -17,7 +19,7 @@ import jnr.ffi.Runtime;
  * ({@link End#wakeUp}): that is what an engine's wait needs and a blocked read cannot give.
  * Linux only. {@link NativeWaitFloor}'s connection.
  */
-final class NativeLink implements AutoCloseable {
+final class NativeLink implements Closeable {
 
     /** How an end waits for input. */
     enum Wait {
@@ -55,7 +57,7 @@ final class NativeLink implements AutoCloseable {
     private static final long WAKE_UP_TAG = 1;
 
     /** One end: a socket, and for the waiting ways the eventfd (and epoll instance) its waits watch. */
-    static final class End implements AutoCloseable {
+    static final class End implements Closeable {
         private final LinuxSocketCalls c = Libc.CALLS;
         private final Wait wait;
         private final int socket;
@@ -309,11 +311,7 @@ final class NativeLink implements AutoCloseable {
             try {
                 return new NativeLink(client, new End(check("accept", c.accept(listener, null, null)), wait));
             } catch (IOException | RuntimeException e) {
-                try {
-                    client.close();
-                } catch (IOException closing) {
-                    e.addSuppressed(closing);
-                }
+                Closing.quietly(client, e);
                 throw e;
             }
         } finally {
@@ -362,20 +360,6 @@ final class NativeLink implements AutoCloseable {
     /** Closes both ends, even if the first fails; a second failure is added to the first. */
     @Override
     public void close() throws IOException {
-        IOException failure = null;
-        for (End end : new End[] {client, server}) {
-            try {
-                end.close();
-            } catch (IOException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        Closing.all(List.of(client, server));
     }
 }

@@ -1,5 +1,6 @@
 package io.extsock.bench;
 
+import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -18,10 +19,10 @@ import java.util.function.Consumer;
  * IWARP_MODE engine must (see {@link NioWaitFloor}), in a Selector of the end's own on a
  * non-blocking channel ({@code epoll_wait}, then {@code read}). The wait floors' common part.
  */
-final class NioLink implements AutoCloseable {
+final class NioLink implements Closeable {
 
     /** One end: a channel, and the Selector its thread waits in when it does not block in read. */
-    static final class End implements AutoCloseable {
+    static final class End implements Closeable {
         private static final Consumer<SelectionKey> IGNORE = key -> { };
         private final SocketChannel channel;
         private final Selector selector;
@@ -38,8 +39,8 @@ final class NioLink implements AutoCloseable {
                     channel.register(made, SelectionKey.OP_READ);
                 }
             } catch (IOException | RuntimeException e) {
-                closeQuietly(made, e);
-                closeQuietly(channel, e);
+                Closing.quietly(made, e);
+                Closing.quietly(channel, e);
                 throw e;
             }
             this.selector = made;
@@ -154,39 +155,9 @@ final class NioLink implements AutoCloseable {
             try {
                 return new NioLink(client, new End(listener.accept(), selecting));
             } catch (IOException | RuntimeException e) {
-                closeQuietly(client, e);
+                Closing.quietly(client, e);
                 throw e;
             }
-        }
-    }
-
-    /** Closes every link, even after one failed to; the first failure is thrown, the others added to it. */
-    static void closeAll(Iterable<NioLink> links) throws IOException {
-        IOException first = null;
-        for (NioLink link : links) {
-            try {
-                link.close();
-            } catch (IOException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
-        }
-        if (first != null) {
-            throw first;
-        }
-    }
-
-    private static void closeQuietly(AutoCloseable resource, Exception cause) {
-        if (resource == null) {
-            return;
-        }
-        try {
-            resource.close();
-        } catch (Exception e) {
-            cause.addSuppressed(e);
         }
     }
 
