@@ -115,17 +115,19 @@ public final class VirtualThreads {
             List<String> pinned = new ArrayList<>();
             for (Object event : (List<?>) recordingFile.getMethod("readAllEvents", Path.class).invoke(null, file)) {
                 Object type = event.getClass().getMethod("getEventType").invoke(event);
-                if ("jdk.VirtualThreadPinned".equals(type.getClass().getMethod("getName").invoke(type))
-                        && !inFlightRecorder(event)) {
-                    pinned.add(event + "all frames: " + frames(event));
+                if ("jdk.VirtualThreadPinned".equals(type.getClass().getMethod("getName").invoke(type))) {
+                    List<String> frames = frames(event);
+                    if (!inFlightRecorder(frames)) {
+                        pinned.add(event + "all frames: " + frames);
+                    }
                 }
             }
             return pinned;
         }
 
         /**
-         * Every frame of the event's stack, innermost first: its printed form shows five, which
-         * can end inside the JDK before reaching the code that pinned.
+         * Every frame of the event's stack, innermost first, as {@code type.method:line}: its
+         * printed form shows five, which can end inside the JDK before reaching the code that pinned.
          */
         private static List<String> frames(Object event) throws ReflectiveOperationException {
             List<String> described = new ArrayList<>();
@@ -150,19 +152,8 @@ public final class VirtualThreads {
          * failed", from an {@code IwarpConnectedEvent} committed by one of 2,000 connecting virtual
          * threads). The observer's own, not the code under test's.
          */
-        private static boolean inFlightRecorder(Object event) throws ReflectiveOperationException {
-            Object stackTrace = event.getClass().getMethod("getStackTrace").invoke(event);
-            if (stackTrace == null) {
-                return false;
-            }
-            List<?> frames = (List<?>) stackTrace.getClass().getMethod("getFrames").invoke(stackTrace);
-            if (frames.isEmpty()) {
-                return false;
-            }
-            Object method = frames.get(0).getClass().getMethod("getMethod").invoke(frames.get(0));
-            Object declaringType = method.getClass().getMethod("getType").invoke(method);
-            String name = (String) declaringType.getClass().getMethod("getName").invoke(declaringType);
-            return name.startsWith("jdk.jfr.internal.");
+        private static boolean inFlightRecorder(List<String> frames) {
+            return !frames.isEmpty() && frames.get(0).startsWith("jdk.jfr.internal.");
         }
 
         @Override
