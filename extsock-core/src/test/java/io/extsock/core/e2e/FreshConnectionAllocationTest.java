@@ -28,7 +28,7 @@ class FreshConnectionAllocationTest {
     private static final int CONNECTIONS = 20;
     private static final int ROUND_TRIPS = 100;
     /** Octets per round trip allowed, both ends and the engine: the hot paths' goal. */
-    private static final long LIMIT = 16;
+    private static final long LIMIT = HotPathAllocationTest.GOAL;
 
     @Test
     void aNewConnectionsRoundTripsAllocateNextToNothing() throws Exception {

@@ -50,7 +50,7 @@ class HotPathAllocationTest {
     private static final int OPERATIONS = 50_000;
     private static final int MEASURED_ROUNDS = 3;
     /** Octets per operation the speed goal allows, at most. */
-    private static final long GOAL = 16;
+    static final long GOAL = 16;
     private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
     private static AllThreadsAllocations allocations;
 
