@@ -1,5 +1,6 @@
 package io.extsock.bench;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -7,7 +8,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 
 /** The two ends of one loopback connection of a variant, with TCP_NODELAY on both. */
-final class ConnectedPair implements AutoCloseable {
+final class ConnectedPair implements Closeable {
 
     final String variant;
     final Socket client;
