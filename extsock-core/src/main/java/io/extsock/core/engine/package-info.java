@@ -15,10 +15,15 @@
  *       does the progress thread continue, on OP_WRITE.</li>
  *   <li><b>Receive</b> runs on an application thread that waits on the connection (a stream read,
  *       a completion-queue wait, a future's get): it reads and processes the socket itself and
- *       blocks in a Selector of its own, one wake-up per message as with TCP. When no
- *       application thread has waited for 1 ms, the progress thread takes reading back, so that
- *       one-sided operations (RDMA Writes into our memory, Read Requests to answer) progress
- *       while the application is busy elsewhere. It looks every millisecond, and less often
+ *       blocks in a Selector of its own, one wake-up per message as with TCP. A connection
+ *       used through its streams alone stays with the threads that wait on it, as a TCP socket
+ *       does: what arrives while nobody waits stays in the socket until a read, or {@code
+ *       available()}, takes it. Once something must progress while nobody waits (the
+ *       application uses the verbs, or stream writes wait in a batch for the peer's credits), the
+ *       progress thread takes reading back when no application thread has waited for 1 ms, so
+ *       that one-sided operations (RDMA Writes into our memory, Read Requests to answer)
+ *       progress while the application is busy elsewhere; it reads for a virtual thread's wait
+ *       too, which parks rather than reading. It looks every millisecond, and less often
  *       (up to every 256 ms) while each connection it watches has one wait that lasts: the end
  *       of such a wait wakes it, and an idle JVM of blocked readers costs no CPU.</li>
  * </ul>

@@ -423,8 +423,17 @@ final class StreamInput implements WorkCompleter {
         return filledCount > 0 || prefix != null || peerFinished || inputShutdown || failure != null || closed;
     }
 
-    /** Bytes that can be read without blocking. */
-    synchronized int available() throws IOException {
+    /**
+     * Bytes that can be read without blocking: what the socket holds is received first, since
+     * nobody else may be receiving it (a connection used through its streams alone is read only
+     * by its waiting threads).
+     */
+    int available() throws IOException {
+        waiting.receiveAvailable();
+        return buffered();
+    }
+
+    private synchronized int buffered() throws IOException {
         if (closed) {
             throw new SocketException("Socket closed");
         }

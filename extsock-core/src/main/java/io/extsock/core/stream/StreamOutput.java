@@ -209,6 +209,10 @@ final class StreamOutput implements WorkCompleter {
                             if (peerEnded(leftUnreadIfPeerEnds)) {
                                 return;
                             }
+                            if (batch.isEmpty()) {
+                                // The batch goes when the peer's credits come, which someone must read.
+                                waiting.progressWhileIdle();
+                            }
                             batch.add(b, off, len);
                             break;
                         }

@@ -21,4 +21,17 @@ public interface InlineWait {
 
     /** Something a waiter may wait for changed outside the connection's own progress: let it look again. */
     void wakeWaiters();
+
+    /**
+     * From now on the connection must progress while no thread waits on it: the application uses
+     * the verbs (the peer may read or write registered memory; completions may be polled rather
+     * than waited for), or stream writes wait in a batch for the peer's credits. Until then it
+     * progresses, as a TCP socket does, when a thread waits on it.
+     */
+    default void progressWhileIdle() {
+    }
+
+    /** Receives what has arrived, without blocking, if nobody else is receiving it (for {@code available()}). */
+    default void receiveAvailable() {
+    }
 }

@@ -88,6 +88,7 @@ public final class QueuePairVerbs implements IwarpConnection {
      */
     private MemoryRegion register(ByteBuffer buffer, Set<Access> access, boolean pin) throws IOException {
         requireConnected();
+        waiting.progressWhileIdle();  // the peer may reach this memory while nobody waits
         try {
             return registry.register(buffer, access, pin);
         } catch (IOException e) {
@@ -142,6 +143,7 @@ public final class QueuePairVerbs implements IwarpConnection {
             return;
         }
         reserveCompletions(count);
+        waiting.progressWhileIdle();  // their completions may be polled rather than waited for
         int queued = 0;
         try {
             synchronized (queuePair.lock) {
@@ -227,6 +229,7 @@ public final class QueuePairVerbs implements IwarpConnection {
     private void post(WorkRequest request, WorkCompleter completer) throws IOException {
         requireConnected();  // before the slice checks: an ended connection's regions are gone too
         check(request);
+        waiting.progressWhileIdle();  // its completion may be polled rather than waited for
         queue(request, completer, true);
     }
 

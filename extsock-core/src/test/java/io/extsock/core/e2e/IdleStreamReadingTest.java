@@ -1,0 +1,138 @@
+package io.extsock.core.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.condition.JRE.JAVA_21;
+
+import io.extsock.contract.VirtualThreads;
+import io.extsock.testkit.pair.IwarpSocketPair;
+import io.extsock.verbs.Access;
+import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.MemoryRegion;
+import io.extsock.verbs.ReadRequest;
+import io.extsock.verbs.WorkCompletion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.EnumSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+
+/**
+ * A connection used through its streams alone is read, as a TCP socket is, by the threads that
+ * read it: once one has waited, what arrives while nobody waits stays in the socket (no wake-up
+ * of the engine's progress thread a message), and {@code available()} receives it. Once the
+ * application uses the verbs, the engine reads while nobody waits again, as one-sided
+ * operations need; a virtual thread, which parks instead of reading, gets the engine too.
+ */
+@Timeout(60)
+class IdleStreamReadingTest {
+
+    /** Several times the engine's hand-back quiet (1 ms) and tick: it would have read by then. */
+    private static final long LONGER_THAN_A_HAND_BACK_MILLIS = 50;
+
+    @Test
+    void whatArrivesWhileNobodyReadsWaitsInTheSocketUntilAvailableAsks() throws Exception {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
+            InputStream in = pair.client().getInputStream();
+            readAfterWaiting(pair, in);
+            long readsBefore = socketReads(pair);
+
+            pair.accepted().getOutputStream().write(new byte[100]);
+            Thread.sleep(LONGER_THAN_A_HAND_BACK_MILLIS);
+
+            assertEquals(readsBefore, socketReads(pair), "nobody read the socket while nobody waited");
+            assertEquals(100, eventuallyAvailable(in, 100), "available() received what the socket held");
+            assertTrue(socketReads(pair) > readsBefore, "available() read the socket");
+            assertEquals(100, in.readNBytes(100).length);
+        }
+    }
+
+    @Test
+    void memoryRegisteredAfterAStreamWaitIsReadByThePeerWhileNobodyWaits() throws Exception {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
+            readAfterWaiting(pair, pair.client().getInputStream());
+
+            MemoryRegion exposed = pair.clientVerbs().register(ByteBuffer.allocateDirect(64),
+                    EnumSet.of(Access.REMOTE_READ));
+            exposed.buffer().put(63, (byte) 42);
+            MemoryRegion sink = pair.serverVerbs().register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE));
+            WorkCompletion read = pair.serverVerbs().submit(new ReadRequest().tag(1).source(exposed.remote())
+                    .sink(sink.slice(0, 64))).get(10, TimeUnit.SECONDS);
+
+            assertEquals(CompletionStatus.SUCCESS, read.status(), read.toString());
+            assertEquals(42, sink.buffer().get(63));
+        }
+    }
+
+    @Test
+    @EnabledForJreRange(min = JAVA_21)
+    void aVirtualThreadReadsWhatArrivesAfterAPlatformThreadWaited() throws Exception {
+        try (IwarpSocketPair pair = IwarpSocketPair.open()) {
+            InputStream in = pair.client().getInputStream();
+            readAfterWaiting(pair, in);
+
+            CompletableFuture<Integer> parkedRead = new CompletableFuture<>();
+            Thread reader = VirtualThreads.start(() -> {
+                try {
+                    parkedRead.complete(in.read());
+                } catch (IOException e) {
+                    parkedRead.completeExceptionally(e);
+                }
+            });
+            VirtualThreads.awaitBlocked(reader);
+            pair.accepted().getOutputStream().write(9);
+
+            assertEquals(9, parkedRead.get(10, TimeUnit.SECONDS));
+        }
+    }
+
+    /** The client's platform thread reads one octet it had to wait for: the reading is then its own. */
+    private static void readAfterWaiting(IwarpSocketPair pair, InputStream in) throws Exception {
+        CompletableFuture<Integer> firstRead = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try {
+                firstRead.complete(in.read());
+            } catch (IOException e) {
+                firstRead.completeExceptionally(new UncheckedIOException(e));
+            }
+        }, "first-reader");
+        reader.start();
+        awaitWaitingInTheEngine(reader);
+        pair.accepted().getOutputStream().write(1);
+        assertEquals(1, firstRead.get(10, TimeUnit.SECONDS));
+    }
+
+    /** Until the thread's stack shows it inside the engine's wait (a platform thread selects: RUNNABLE). */
+    private static void awaitWaitingInTheEngine(Thread thread) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            for (StackTraceElement frame : thread.getStackTrace()) {
+                if (frame.getClassName().endsWith("ChannelDriver") && frame.getMethodName().equals("await")) {
+                    return;
+                }
+            }
+            Thread.sleep(1);
+        }
+        throw new AssertionError("the reader never waited in the engine: " + thread.getState());
+    }
+
+    /** The client end's socket reads so far (a statistics object is a snapshot). */
+    private static long socketReads(IwarpSocketPair pair) throws IOException {
+        return pair.clientVerbs().statistics().socketReads();
+    }
+
+    private static int eventuallyAvailable(InputStream in, int wanted) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        int available = in.available();
+        while (available < wanted && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+            available = in.available();
+        }
+        return available;
+    }
+}
