@@ -701,14 +701,17 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     /**
      * Progress thread: the other half of {@link #stopEngineReads}. Not if a hand-back came first
-     * (the flag is ours again), nor without a waiter left: then the interest stays on, and the
-     * hand-back settles the flag.
+     * (the flag is ours again). A connection that hands back keeps the interest when its waiter
+     * has left already, since the hand-back settles the flag; one used through its streams alone
+     * never hands back, so it is left to its readers even if their wait is over (it often is:
+     * this runs up to a millisecond after the wait began).
      */
     private void stopWatchingInput() {
-        if (!engineReads && waiters.get() > 0) {
+        boolean handsBack = handsBackWhenIdle();
+        if (!engineReads && (waiters.get() > 0 || !handsBack)) {
             changeInterest(0, SelectionKey.OP_READ);
         }
-        if (handsBackWhenIdle()) {
+        if (handsBack) {
             watchForHandback();
         }
     }
