@@ -86,7 +86,10 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      */
     private static final long SETTLE_LIMIT_NANOS = 2_000_000_000L;
     private static final long SETTLE_POLL_NANOS = 1_000_000;
-    /** How long the progress thread leaves reading to the application after its last waiter left. */
+    /**
+     * How long the progress thread leaves reading to the application after its last waiter
+     * left, on a connection that hands back at all ({@link #progressWhileIdle}).
+     */
     static final long HANDBACK_NANOS = 1_000_000;
 
 
@@ -112,9 +115,10 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      * InlineWait#progressWhileIdle}): the application uses the verbs (the peer may read or write
      * memory registered to it, completions may be polled), or stream writes waited in a batch for
      * the peer's credits. A connection used through its streams alone otherwise is read, like a
-     * TCP socket, by the threads that wait on it: what arrives meanwhile waits in the socket. Handing it back cost a request with a pause before it (a request every 3 ms,
-     * pinned) a tick of the progress thread every millisecond and a wake-up to stop reading at
-     * its next wait: 82 us a round trip against plain TCP's 21.
+     * TCP socket, by the threads that wait on it: what arrives meanwhile waits in the socket.
+     * Handing it back cost a request with a pause before it (a request every 3 ms, pinned) a
+     * tick of the progress thread every millisecond and a wake-up to stop reading at its next
+     * wait: 82 us a round trip against plain TCP's 21.
      */
     private volatile boolean progressWhileIdle;
     /** Application threads inside {@link #await} that receive inline (platform threads). */
@@ -122,7 +126,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     /**
      * Virtual threads inside {@link #await}: they park (a virtual thread must not hold its
      * carrier in a Selector of its own, and ten thousand connections must not need ten thousand
-     * Selectors) and leave the reading to the progress thread, which signals them.
+     * Selectors) and leave the reading to the progress thread, which signals them; while one
+     * parks, the connection hands back even if used through its streams alone.
      */
     private final AtomicInteger parkedWaiters = new AtomicInteger();
     private final ReentrantLock parkLock = new ReentrantLock();
@@ -516,7 +521,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 }
             }
         } finally {
-            if (waiters.decrementAndGet() == 0 && progressWhileIdle && progress.tickStretched()) {
+            if (waiters.decrementAndGet() == 0 && handsBackWhenIdle() && progress.tickStretched()) {
                 // A long wait ended while the progress thread ticks slowly: count it as a wait
                 // (the hand-back then waits its full time from now) and let the thread know.
                 waitsBegun++;
@@ -530,8 +535,9 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     /**
      * A virtual thread's wait: parks until signalled (the progress thread reads this connection
-     * meanwhile: parked waiters do not hold reading back from it), with java.util.concurrent
-     * locks only, so that the virtual thread never pins its carrier.
+     * meanwhile: parked waiters do not hold reading back from it, and one that finds the
+     * reading left to platform threads asks for it back), with java.util.concurrent locks
+     * only, so that the virtual thread never pins its carrier.
      */
     private boolean awaitParked(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
         if (interruptible && Thread.currentThread().isInterrupted()) {
@@ -685,11 +691,12 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     }
 
     /**
-     * Applications read now: the progress thread stops watching this channel for input, and
-     * watches for the moment to take it back. The one way back is {@link #handbackIfIdle}, which
-     * turns the read interest on with {@link #engineReads}: were the flag set without the
-     * interest, nobody would read the connection until an application waited on it again (a
-     * one-sided operation arriving meanwhile would sit in the socket).
+     * Applications read now: the progress thread stops watching this channel for input and, on
+     * a connection that hands back, watches for the moment to take it back. The one way back is
+     * {@link #handbackIfIdle}, which turns the read interest on with {@link #engineReads}: were
+     * the flag set without the interest on such a connection, nobody would read it until an
+     * application waited on it again (a one-sided operation arriving meanwhile would sit in the
+     * socket). On a connection used through its streams alone that is the point.
      */
     private void stopEngineReads() {
         engineReads = false;
@@ -752,8 +759,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      */
     @Override
     public void receiveAvailable() {
-        if (engineReads || closed || !receiveLock.tryLock()) {
-            return;
+        if (engineReads || closed || receiveLock.isHeldByCurrentThread() || !receiveLock.tryLock()) {
+            return;  // the holder may be this very thread, in the middle of what it received (a callback's available())
         }
         try {
             receiveWhilePossible();
@@ -785,8 +792,14 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      * @param now the tick's time ({@link System#nanoTime}), read once for all connections
      */
     int handbackIfIdle(long now) {
-        if (closed || engineReads || !handsBackWhenIdle()) {
-            return TICK_DONE;  // a connection used through its streams alone stays with its readers
+        if (closed || engineReads) {
+            return TICK_DONE;
+        }
+        if (!handsBackWhenIdle()) {
+            // Used through its streams alone again (the virtual thread it handed back for left):
+            // it stays with its readers, and the interest that parked wait may have kept goes.
+            changeInterest(0, SelectionKey.OP_READ);
+            return TICK_DONE;
         }
         int begun = waitsBegun;
         boolean waiting = waiters.get() > 0;

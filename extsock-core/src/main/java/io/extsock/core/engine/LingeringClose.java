@@ -20,9 +20,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * where the end of stream was (the demo's echo of 8 MiB, with the client's SO_RCVBUF at 4 KiB,
  * failed so every time).
  *
- * <p>Quiet for {@link #QUIET_MILLIS}: an extsock peer sends nothing once our FIN has reached its
- * engine, which reads whatever its application does, so a peer that stays open and silent is
- * done with us. At most {@link #MOST_AT_ONCE} connections linger at once in a JVM; beyond that a
+ * <p>Quiet for {@link #QUIET_MILLIS}: an extsock peer sends nothing once its engine has read our
+ * FIN, so a peer that stays open and silent is done with us. A connection its application uses
+ * through its streams alone is read only when that application reads, so a reader that pauses
+ * may return credits later than this; by then our last bytes have left this socket for the
+ * peer's (IdleStreamReadingTest pauses such a reader past the quiet, and it gets every byte and
+ * the end of stream). At most {@link #MOST_AT_ONCE} connections linger at once in a JVM; beyond that a
  * close is immediate, as before, rather than holding descriptors without bound.
  */
 final class LingeringClose {

@@ -28,7 +28,8 @@ final class ProgressThread implements Runnable {
     private final Thread thread;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     /**
-     * Connections whose reading applications do for now: checked for hand-back on each tick. A
+     * Connections whose reading applications do for now and that hand back when idle (see
+     * {@code ChannelDriver.progressWhileIdle}): checked for hand-back on each tick. A
      * list walked by index (a set's iterator would be garbage on every tick); each connection
      * is in it at most once, by its {@link ChannelDriver#watchedForHandback} flag.
      */
