@@ -8,17 +8,19 @@ package io.extsock.bench;
 final class CacheSweep implements Runnable {
 
     private static final int LONGS_A_LINE = 64 / Long.BYTES;
+    /** The most one long[] holds (2^31 - 1 elements, a little under 16 GiB), rounded down. */
+    static final int MOST_MEBIBYTES = 16 * 1024 - 1;
 
     private final int mebibytes;
     private final long[] words;
     private long sum;
 
     CacheSweep(int mebibytes) {
-        if (mebibytes < 1) {
-            throw new IllegalArgumentException("a sweep of " + mebibytes + " MiB evicts nothing");
+        if (mebibytes < 1 || mebibytes > MOST_MEBIBYTES) {
+            throw new IllegalArgumentException("a sweep of " + mebibytes + " MiB: from 1 to " + MOST_MEBIBYTES);
         }
         this.mebibytes = mebibytes;
-        words = new long[mebibytes * (1 << 20) / Long.BYTES];
+        words = new long[(int) ((long) mebibytes * (1 << 20) / Long.BYTES)];
         for (int i = 0; i < words.length; i += LONGS_A_LINE) {
             words[i] = i;  // touched once, so that every page is mapped before the first sweep
         }

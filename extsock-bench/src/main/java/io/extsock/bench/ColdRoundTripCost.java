@@ -18,8 +18,9 @@ import java.util.Map;
  *   the connections in turn, as a thread of a pool would, so the scheduler's noise of a
  *   thousand threads on two CPUs stays out.</li>
  *   <li>{@code --pause MICROS}: one connection, and the client thinks (spins) that long before
- *   each round trip, as an application between requests: the connection idles, and the engine
- *   may take it back meanwhile.</li>
+ *   each round trip, as an application between requests: the connection idles (and its engine
+ *   took its reading back meanwhile, before a connection used through its streams alone was
+ *   left to its readers).</li>
  *   <li>{@code --sweep MIB} (64 is twice this machine's last-level cache): one connection, and
  *   before each round trip the client reads through that much memory, so data, code and
  *   page-table entries are all cold.</li>

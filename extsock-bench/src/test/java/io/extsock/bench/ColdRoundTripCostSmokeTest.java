@@ -49,6 +49,7 @@ class ColdRoundTripCostSmokeTest {
         long expected = 8L * 16_383 * 16_384 / 2;
         assertEquals(expected, sweep.sum() - before);
         assertThrows(IllegalArgumentException.class, () -> new CacheSweep(0));
+        assertThrows(IllegalArgumentException.class, () -> new CacheSweep(CacheSweep.MOST_MEBIBYTES + 1));
         assertThrows(IllegalArgumentException.class, () -> ColdRoundTripCost.Cooling.rotating(0));
         assertThrows(IllegalArgumentException.class, () -> ColdRoundTripCost.Cooling.pausing(0));
         assertTrue(ColdRoundTripCost.Cooling.rotating(3).fullRoundTrips() > 3, "every connection more than once");
