@@ -3,6 +3,7 @@ package io.extsock.bench;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -152,37 +153,51 @@ public final class ColdRoundTripCost {
     private static Contender coldRounds(List<ConnectedPair> pairs, int size, int iterations, Cooling cooling) {
         return new Contender() {
             public void serve(int round) throws IOException {
-                InputStream[] ins = new InputStream[pairs.size()];
-                OutputStream[] outs = new OutputStream[pairs.size()];
-                for (int i = 0; i < ins.length; i++) {
-                    ins[i] = pairs.get(i).server.getInputStream();
-                    outs[i] = pairs.get(i).server.getOutputStream();
-                }
+                Ends servers = Ends.of(pairs, false);
                 byte[] buffer = new byte[size];
                 for (int i = 0; i < iterations; i++) {
-                    StreamRounds.readFully(ins[i % ins.length], buffer, size);
-                    outs[i % outs.length].write(buffer, 0, size);
+                    StreamRounds.readFully(servers.in(i), buffer, size);
+                    servers.out(i).write(buffer, 0, size);
                 }
             }
 
             public double run(int round) throws IOException {
-                InputStream[] ins = new InputStream[pairs.size()];
-                OutputStream[] outs = new OutputStream[pairs.size()];
-                for (int i = 0; i < ins.length; i++) {
-                    ins[i] = pairs.get(i).client.getInputStream();
-                    outs[i] = pairs.get(i).client.getOutputStream();
-                }
+                Ends clients = Ends.of(pairs, true);
                 byte[] buffer = new byte[size];
                 long[] nanos = new long[iterations];
                 for (int i = 0; i < iterations; i++) {
                     cooling.beforeRoundTrip();
                     long start = System.nanoTime();
-                    outs[i % outs.length].write(buffer, 0, size);
-                    StreamRounds.readFully(ins[i % ins.length], buffer, size);
+                    clients.out(i).write(buffer, 0, size);
+                    StreamRounds.readFully(clients.in(i), buffer, size);
                     nanos[i] = System.nanoTime() - start;
                 }
                 return Stats.median(nanos) / 1_000.0;
             }
         };
+    }
+
+    /** The streams of one end of every pair, taken before a round rather than at each round trip. */
+    private record Ends(InputStream[] ins, OutputStream[] outs) {
+
+        static Ends of(List<ConnectedPair> pairs, boolean client) throws IOException {
+            InputStream[] ins = new InputStream[pairs.size()];
+            OutputStream[] outs = new OutputStream[pairs.size()];
+            for (int i = 0; i < ins.length; i++) {
+                Socket end = client ? pairs.get(i).client : pairs.get(i).server;
+                ins[i] = end.getInputStream();
+                outs[i] = end.getOutputStream();
+            }
+            return new Ends(ins, outs);
+        }
+
+        /** The input of the connection whose turn round trip {@code i} is. */
+        InputStream in(int i) {
+            return ins[i % ins.length];
+        }
+
+        OutputStream out(int i) {
+            return outs[i % outs.length];
+        }
     }
 }

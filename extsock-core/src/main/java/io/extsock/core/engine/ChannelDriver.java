@@ -39,8 +39,8 @@ import java.util.function.BooleanSupplier;
  * something must progress while nobody waits (the verbs are in use, or stream writes wait for
  * credits), it takes the connection back after {@link #HANDBACK_NANOS} without a waiter, so that
  * one-sided operations progress; until then the connection stays with the threads that read it,
- * as a TCP socket does ({@link #progressWhileIdle}). Large payloads are read from the socket straight into
- * their registered destination (with CRCs, into the hold where their FPDU waits for its check),
+ * as a TCP socket does ({@link #progressWhileIdle}). Large payloads are read from the socket
+ * straight into their registered destination (with CRCs, into the hold where their FPDU waits for its check),
  * everything else through a staging buffer; while large FPDUs come, the reads into staging are
  * kept short so that their bulk is read directly ({@code QueuePair.stagedReadLength}).
  *
@@ -418,15 +418,22 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
             return;
         }
         try {
+            receiveHeld();
+        } finally {
+            receiveLock.unlock();
+        }
+        signalWaiters();
+    }
+
+    /** Holding the receive lock: receives what the socket holds; a failure ends the connection. */
+    private void receiveHeld() {
+        try {
             receiveWhilePossible();
         } catch (IOException e) {
             lost("receiving failed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             processingFailed(e);
-        } finally {
-            receiveLock.unlock();
         }
-        signalWaiters();
     }
 
     /**
@@ -740,7 +747,10 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         return progressWhileIdle || parkedWaiters.get() > 0;
     }
 
-    /** From now on the connection progresses while no thread waits: its reading comes back after the usual quiet. */
+    /**
+     * From now on the connection progresses while no thread waits: its reading comes back to
+     * the progress thread after the usual quiet.
+     */
     @Override
     public void progressWhileIdle() {
         if (progressWhileIdle) {
@@ -759,21 +769,17 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      */
     @Override
     public void receiveAvailable() {
+        // The holder may be this very thread, in the middle of what it received (available() in
+        // a completion's callback): it must not receive again there.
         if (engineReads || closed || receiveLock.isHeldByCurrentThread() || !receiveLock.tryLock()) {
-            return;  // the holder may be this very thread, in the middle of what it received (a callback's available())
+            return;
         }
         try {
-            receiveWhilePossible();
-        } catch (IOException e) {
-            lost("receiving failed: " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-            processingFailed(e);
+            receiveHeld();
         } finally {
             receiveLock.unlock();
         }
-        if (waiters.get() > 0 || parkedWaiters.get() > 0) {
-            signalWaiters();  // what we received may be what a waiter waits for
-        }
+        signalWaiters();  // what we received may be what a waiter waits for
     }
 
     /** {@link #handbackIfIdle}: handed back (or closed), no more ticks needed. */

@@ -25,8 +25,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * through its streams alone is read only when that application reads, so a reader that pauses
  * may return credits later than this; by then our last bytes have left this socket for the
  * peer's (IdleStreamReadingTest pauses such a reader past the quiet, and it gets every byte and
- * the end of stream). At most {@link #MOST_AT_ONCE} connections linger at once in a JVM; beyond that a
- * close is immediate, as before, rather than holding descriptors without bound.
+ * the end of stream). At most {@link #MOST_AT_ONCE} connections linger at once in a JVM; beyond
+ * that a close is immediate, as before, rather than holding descriptors without bound.
  */
 final class LingeringClose {
 
