@@ -1,7 +1,7 @@
 package io.extsock.bench;
 
 /**
- * The wait floors' printed table: a row a measure, with the baseline's and the candidate's
+ * The wait floors' printed table, and {@link ColdRoundTripCost}'s: a row a measure, with the baseline's and the candidate's
  * median over the rounds and the median of their per-round ratios, with its 95% interval.
  */
 final class FloorTable {
