@@ -698,24 +698,9 @@ public abstract class SocketContract {
         });
     }
 
-    /**
-     * Waits until the thread is inside the socket's output stream {@code method}: a thread that
-     * was started may not have reached its call yet (a busy JVM can hold it up for longer than
-     * any fixed wait).
-     */
+    /** Waits until the thread is inside the socket's output stream {@code method}. */
     private static void awaitInside(Thread thread, String method) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (true) {
-            for (StackTraceElement frame : thread.getStackTrace()) {
-                if (frame.getMethodName().equals(method) && frame.getClassName().startsWith("java.net.Socket")) {
-                    return;
-                }
-            }
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("the thread never called the socket's " + method + ": " + thread.getState());
-            }
-            Thread.sleep(1);
-        }
+        ThreadStacks.awaitInside(thread, "java.net.Socket", method, false);
     }
 
     private static void recordFlags(Transcript t, String when, Socket socket) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.condition.JRE.JAVA_21;
 
+import io.extsock.contract.ThreadStacks;
 import io.extsock.contract.VirtualThreads;
 import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
@@ -169,25 +170,10 @@ class IdleStreamReadingTest {
             }
         }, "first-reader");
         reader.start();
-        awaitWaitingInTheEngine(reader, atOnce);
+        // A platform thread selects, RUNNABLE: its stack, not its state, says it waits.
+        ThreadStacks.awaitInside(reader, "io.extsock.core.engine.ChannelDriver", "await", atOnce);
         pair.accepted().getOutputStream().write(1);
         assertEquals(1, firstRead.get(10, TimeUnit.SECONDS));
-    }
-
-    /** Until the thread's stack shows it inside the engine's wait (a platform thread selects: RUNNABLE). */
-    private static void awaitWaitingInTheEngine(Thread thread, boolean busy) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < deadline) {
-            for (StackTraceElement frame : thread.getStackTrace()) {
-                if (frame.getClassName().endsWith("ChannelDriver") && frame.getMethodName().equals("await")) {
-                    return;
-                }
-            }
-            if (!busy) {
-                Thread.sleep(1);
-            }
-        }
-        throw new AssertionError("the reader never waited in the engine: " + thread.getState());
     }
 
     /**
