@@ -2,59 +2,69 @@ package io.extsock.core.verbs;
 
 import io.extsock.verbs.WorkRequest;
 import java.nio.ByteBuffer;
-import java.util.Arrays;
 
 /**
  * The scatter or gather list of a queued work request: pieces that are each a range of a
  * registered region, or for the engine's own stream a plain buffer. Reused with its entry;
  * guarded as the entry is.
+ *
+ * <p>The first two pieces are fields, the rest arrays made the first time a request has more:
+ * most requests have a piece or two (every stream Send and Receive does), and a connection's
+ * entries are many. Fields also keep a message's walk short on a connection gone cold: the
+ * entry's pieces lie in its own object, not in four arrays reached through it.
  */
 final class WorkPieces {
 
-    /**
-     * Room at first: most requests have a piece or two (every stream Send and Receive does).
-     * An entry grows to {@link WorkRequest#MAX_SLICES} the first time a request needs it, and
-     * keeps that room while pooled; a connection's entries are many, so this is most of what
-     * its queues cost in memory.
-     */
-    static final int INITIAL_ROOM = 2;
+    /** Pieces held in fields; from this one on, in {@link #more}. */
+    static final int IN_FIELDS = 2;
 
-    private RegisteredRegion[] regions = new RegisteredRegion[INITIAL_ROOM];
-    private long[] offsets = new long[INITIAL_ROOM];
-    private int[] lengths = new int[INITIAL_ROOM];
-    private ByteBuffer[] buffers = new ByteBuffer[INITIAL_ROOM];
+    private RegisteredRegion region0;
+    private RegisteredRegion region1;
+    private ByteBuffer buffer0;
+    private ByteBuffer buffer1;
+    private long offset0;
+    private long offset1;
+    private int length0;
+    private int length1;
     private int count;
+    /** Pieces from the third on; kept while pooled once made. */
+    private MorePieces more;
 
     /** Adds {@code length} octets of the region from {@code offset}. */
     void add(RegisteredRegion region, long offset, int length) {
-        makeRoom();
-        regions[count] = region;
-        offsets[count] = offset;
-        lengths[count] = length;
-        count++;
+        put(region, null, offset, length);
     }
 
     /** Adds the buffer's remaining octets. */
     void add(ByteBuffer buffer) {
-        makeRoom();
-        buffers[count] = buffer;
-        offsets[count] = buffer.position();
-        lengths[count] = buffer.remaining();
-        count++;
+        put(null, buffer, buffer.position(), buffer.remaining());
     }
 
-    /** Room for one more piece; a request has at most {@link WorkRequest#MAX_SLICES}. */
-    private void makeRoom() {
-        if (count < lengths.length) {
-            return;
+    private void put(RegisteredRegion region, ByteBuffer buffer, long offset, int length) {
+        switch (count) {
+            case 0 -> {
+                region0 = region;
+                buffer0 = buffer;
+                offset0 = offset;
+                length0 = length;
+            }
+            case 1 -> {
+                region1 = region;
+                buffer1 = buffer;
+                offset1 = offset;
+                length1 = length;
+            }
+            default -> {
+                if (count >= WorkRequest.MAX_SLICES) {
+                    throw new IllegalStateException("a request has at most " + WorkRequest.MAX_SLICES + " pieces");
+                }
+                if (more == null) {
+                    more = new MorePieces(WorkRequest.MAX_SLICES - IN_FIELDS);
+                }
+                more.put(count - IN_FIELDS, region, buffer, offset, length);
+            }
         }
-        if (count >= WorkRequest.MAX_SLICES) {
-            throw new IllegalStateException("a request has at most " + WorkRequest.MAX_SLICES + " pieces");
-        }
-        regions = Arrays.copyOf(regions, WorkRequest.MAX_SLICES);
-        offsets = Arrays.copyOf(offsets, WorkRequest.MAX_SLICES);
-        lengths = Arrays.copyOf(lengths, WorkRequest.MAX_SLICES);
-        buffers = Arrays.copyOf(buffers, WorkRequest.MAX_SLICES);
+        count++;
     }
 
     int count() {
@@ -62,17 +72,37 @@ final class WorkPieces {
     }
 
     int length(int piece) {
-        return lengths[piece];
+        return switch (piece) {
+            case 0 -> length0;
+            case 1 -> length1;
+            default -> more.lengths[piece - IN_FIELDS];
+        };
     }
 
     /** The piece's region, or null for a plain buffer. */
     RegisteredRegion region(int piece) {
-        return regions[piece];
+        return switch (piece) {
+            case 0 -> region0;
+            case 1 -> region1;
+            default -> more.regions[piece - IN_FIELDS];
+        };
     }
 
     /** Where the piece starts in its region (or its plain buffer). */
     long offset(int piece) {
-        return offsets[piece];
+        return switch (piece) {
+            case 0 -> offset0;
+            case 1 -> offset1;
+            default -> more.offsets[piece - IN_FIELDS];
+        };
+    }
+
+    private ByteBuffer buffer(int piece) {
+        return switch (piece) {
+            case 0 -> buffer0;
+            case 1 -> buffer1;
+            default -> more.buffers[piece - IN_FIELDS];
+        };
     }
 
     /**
@@ -80,8 +110,8 @@ final class WorkPieces {
      * which may hold several views of one piece at once.
      */
     ByteBuffer bufferView(int piece, int from, int to) {
-        int start = (int) offsets[piece];
-        return buffers[piece].duplicate().limit(start + to).position(start + from);
+        int start = (int) offset(piece);
+        return buffer(piece).duplicate().limit(start + to).position(start + from);
     }
 
     /**
@@ -90,16 +120,18 @@ final class WorkPieces {
      * may do so with the buffers of its own stream: they are the queued request's alone.
      */
     ByteBuffer bufferWindow(int piece, int from, int to) {
-        int start = (int) offsets[piece];
-        ByteBuffer buffer = buffers[piece];
-        return buffer.limit(start + to).position(start + from);
+        int start = (int) offset(piece);
+        return buffer(piece).limit(start + to).position(start + from);
     }
 
     /** Forgets every piece (and drops the references, so that pooled entries hold no memory). */
     void clear() {
-        for (int i = 0; i < count; i++) {
-            regions[i] = null;
-            buffers[i] = null;
+        region0 = null;
+        region1 = null;
+        buffer0 = null;
+        buffer1 = null;
+        if (count > IN_FIELDS) {
+            more.clear(count - IN_FIELDS);
         }
         count = 0;
     }
