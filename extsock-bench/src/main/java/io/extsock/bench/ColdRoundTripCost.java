@@ -47,6 +47,21 @@ public final class ColdRoundTripCost {
      */
     record Cooling(int connections, long pauseNanos, CacheSweep sweep) {
 
+        /** As the arguments say ({@code --connections N}, {@code --pause MICROS}, {@code --sweep MIB}), else 500 connections. */
+        static Cooling of(String[] args) {
+            Cooling cooling = rotating(DEFAULT_CONNECTIONS);
+            for (int i = 0; i + 1 < args.length; i++) {
+                if (args[i].equals("--connections")) {
+                    cooling = rotating(Integer.parseInt(args[i + 1]));
+                } else if (args[i].equals("--pause")) {
+                    cooling = pausing(Long.parseLong(args[i + 1]));
+                } else if (args[i].equals("--sweep")) {
+                    cooling = sweeping(Integer.parseInt(args[i + 1]));
+                }
+            }
+            return cooling;
+        }
+
         static Cooling rotating(int connections) {
             if (connections < 1) {
                 throw new IllegalArgumentException("rotating over " + connections + " connections");
@@ -101,16 +116,7 @@ public final class ColdRoundTripCost {
 
     public static void main(String[] args) throws Exception {
         RunLength length = RunLength.of(args);
-        Cooling cooling = Cooling.rotating(DEFAULT_CONNECTIONS);
-        for (int i = 0; i + 1 < args.length; i++) {
-            if (args[i].equals("--connections")) {
-                cooling = Cooling.rotating(Integer.parseInt(args[i + 1]));
-            } else if (args[i].equals("--pause")) {
-                cooling = Cooling.pausing(Long.parseLong(args[i + 1]));
-            } else if (args[i].equals("--sweep")) {
-                cooling = Cooling.sweeping(Integer.parseInt(args[i + 1]));
-            }
-        }
+        Cooling cooling = Cooling.of(args);
         int size = 64;
         PairedComparison.Result result = measure(length, size, cooling, COMPILING_ROUND_TRIPS);
         System.out.printf("%s stream ping-pong, cold (%s), java.net.Socket vs IWARP_MODE, %d alternating rounds"

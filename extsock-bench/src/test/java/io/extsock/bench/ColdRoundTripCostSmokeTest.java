@@ -53,5 +53,8 @@ class ColdRoundTripCostSmokeTest {
         assertThrows(IllegalArgumentException.class, () -> ColdRoundTripCost.Cooling.rotating(0));
         assertThrows(IllegalArgumentException.class, () -> ColdRoundTripCost.Cooling.pausing(0));
         assertTrue(ColdRoundTripCost.Cooling.rotating(3).fullRoundTrips() > 3, "every connection more than once");
+        assertEquals(ColdRoundTripCost.Cooling.rotating(7), ColdRoundTripCost.Cooling.of(new String[] {"--connections", "7"}));
+        assertEquals(ColdRoundTripCost.Cooling.pausing(30), ColdRoundTripCost.Cooling.of(new String[] {"--quick", "--pause", "30"}));
+        assertEquals(ColdRoundTripCost.DEFAULT_CONNECTIONS, ColdRoundTripCost.Cooling.of(new String[] {"--quick"}).connections());
     }
 }
