@@ -13,11 +13,12 @@ import jnr.ffi.Runtime;
 
 /**
  * A loopback TCP connection made and used through the C library (jnr-ffi), not the JDK, whose
- * two ends wait for input one of three ways: blocking inside {@code read}; {@code poll}, then a
- * non-blocking {@code read}; or {@code epoll_wait} on an epoll instance of the end's own, then
- * the read. The two waits also watch an eventfd, through which another thread can end them
- * ({@link End#wakeUp}): that is what an engine's wait needs and a blocked read cannot give.
- * Linux only. {@link NativeWaitFloor}'s connection.
+ * two ends wait for input one of four ways: blocking inside {@code read}; {@code poll}, then a
+ * non-blocking {@code read}; {@code epoll_wait} on an epoll instance of the end's own, then
+ * the read; or a receive queued in an io_uring of the end's own, which one {@code
+ * io_uring_enter} submits and waits for. The last three also watch an eventfd, through which
+ * another thread can end them ({@link End#wakeUp}): that is what an engine's wait needs and a
+ * blocked read cannot give. Linux only. {@link NativeWaitFloor}'s connection.
  */
 final class NativeLink implements Closeable {
 
@@ -28,7 +29,12 @@ final class NativeLink implements Closeable {
         /** poll(2) on the socket and the end's eventfd, then a non-blocking read. */
         POLL_THEN_READ,
         /** epoll_wait(2) on an epoll instance watching the socket and the eventfd, then a non-blocking read. */
-        EPOLL_THEN_READ
+        EPOLL_THEN_READ,
+        /**
+         * A receive on the socket and a read of the eventfd queued in an io_uring: one
+         * io_uring_enter(2) submits the receive and sleeps until it, or the eventfd's read, completes.
+         */
+        IO_URING
     }
 
     /** The bound calls, loaded at first use. */
@@ -53,8 +59,9 @@ final class NativeLink implements Closeable {
         }
     }
 
-    /** The epoll data that names the eventfd (the socket's is 0). */
+    /** The epoll data, and the io_uring tag, that names the eventfd (the socket's is 0). */
     private static final long WAKE_UP_TAG = 1;
+    private static final long SOCKET_TAG = 0;
 
     /** One end: a socket, and for the waiting ways the eventfd (and epoll instance) its waits watch. */
     static final class End implements Closeable {
@@ -63,6 +70,27 @@ final class NativeLink implements Closeable {
         private final int socket;
         private final int wakeUp;
         private final int epoll;
+        private final IoUring ring;
+        /**
+         * Held by a receive from its queueing to its reaping, and by close to unmap the rings: a
+         * close while a receive waits first shuts the socket down, which ends the receive, then
+         * waits for it to leave the rings, which it would otherwise read after they were unmapped.
+         */
+        private final Object ringLock = new Object();
+        private boolean ringClosed;
+        /** An io_uring end's receive in flight: the buffer it fills, or null if none is. */
+        private Pointer receiving;
+        /** Whether an io_uring end's read of the eventfd is in flight (the next wake-up completes it). */
+        private boolean wakeUpArmed;
+        /** What the last reap found: the receive's result (if it completed) and whether a wake-up came. */
+        private int received;
+        private boolean receiveDone;
+        private boolean wokenUp;
+        /**
+         * System calls this end's own thread made to read, write and wait (not another thread's
+         * wake-ups), for the floor's count a round trip.
+         */
+        private long calls;
         private final Pointer pollFds;
         private final Pointer events;
         /** What a wake-up writes to the eventfd: 1, added to its count. */
@@ -77,9 +105,15 @@ final class NativeLink implements Closeable {
             this.wait = wait;
             int madeWakeUp = -1;
             int madeEpoll = -1;
+            IoUring madeRing = null;
             try {
                 setNoDelay(socket);
-                if (wait != Wait.BLOCKING_READ) {
+                if (wait == Wait.IO_URING) {
+                    // Both left blocking: the ring waits for them, and a read queued on a blocking
+                    // eventfd stays in flight until a wake-up.
+                    madeWakeUp = check("eventfd", c.eventfd(0, LinuxSocketCalls.EFD_CLOEXEC));
+                    madeRing = IoUring.open(4);
+                } else if (wait != Wait.BLOCKING_READ) {
                     int flags = check("fcntl(F_GETFL)", c.fcntl(socket, LinuxSocketCalls.F_GETFL, 0));
                     check("fcntl(F_SETFL, O_NONBLOCK)",
                             c.fcntl(socket, LinuxSocketCalls.F_SETFL, flags | LinuxSocketCalls.O_NONBLOCK));
@@ -91,6 +125,9 @@ final class NativeLink implements Closeable {
                     watch(madeEpoll, madeWakeUp, WAKE_UP_TAG);
                 }
             } catch (IOException | RuntimeException e) {
+                if (madeRing != null) {
+                    Closing.quietly(madeRing, e);
+                }
                 closeQuietly(madeEpoll);
                 closeQuietly(madeWakeUp);
                 closeQuietly(socket);
@@ -98,6 +135,7 @@ final class NativeLink implements Closeable {
             }
             this.wakeUp = madeWakeUp;
             this.epoll = madeEpoll;
+            this.ring = madeRing;
             one.putLong(0, 1);
             this.pollFds = Memory.allocateDirect(Libc.RUNTIME, 2 * LinuxSocketCalls.POLLFD_SIZE);
             // Filled once, not before each wait: the measured poll does no setup the epoll wait skips.
@@ -131,10 +169,15 @@ final class NativeLink implements Closeable {
         void readFully(Pointer buffer, int length) throws IOException {
             int done = 0;
             while (done < length) {
+                Pointer into = done == 0 ? buffer : buffer.slice(done);
+                if (wait == Wait.IO_URING) {
+                    done += receive(into, length - done);
+                    continue;
+                }
                 if (wait != Wait.BLOCKING_READ) {
                     awaitInput();
                 }
-                Pointer into = done == 0 ? buffer : buffer.slice(done);
+                calls++;
                 long n = c.read(socket, into, length - done);
                 if (n > 0) {
                     done += (int) n;
@@ -154,6 +197,7 @@ final class NativeLink implements Closeable {
             int done = 0;
             while (done < length) {
                 Pointer from = done == 0 ? buffer : buffer.slice(done);
+                calls++;
                 long n = c.write(socket, from, length - done);
                 if (n >= 0) {
                     done += (int) n;
@@ -177,8 +221,12 @@ final class NativeLink implements Closeable {
             if (wait == Wait.BLOCKING_READ) {
                 throw new IllegalStateException("a blocking end waits inside read");
             }
+            if (wait == Wait.IO_URING) {
+                throw new IllegalStateException("an io_uring end waits inside its receive");
+            }
             boolean input = false;
             boolean woken = false;
+            calls++;
             if (wait == Wait.POLL_THEN_READ) {
                 if (retried("poll", c.poll(pollFds, 2, -1)) < 0) {
                     return false;  // interrupted by a signal: the caller looks again
@@ -208,6 +256,10 @@ final class NativeLink implements Closeable {
             if (wait == Wait.BLOCKING_READ) {
                 throw new IllegalStateException("a blocking end has no wake-ups");
             }
+            if (wait == Wait.IO_URING) {
+                throw new IllegalStateException("an io_uring end's receive takes its wake-ups");
+            }
+            calls++;
             if (c.read(wakeUp, drained, Long.BYTES) == Long.BYTES) {
                 return drained.getLong(0);
             }
@@ -216,6 +268,83 @@ final class NativeLink implements Closeable {
                 return 0;
             }
             throw failed("read(eventfd)", errno);
+        }
+
+        /**
+         * An io_uring end's read and wait in one system call: queues a receive of up to {@code
+         * length} octets into {@code buffer} (unless one is in flight already, into the same
+         * buffer after a wake-up) and a read of the eventfd (unless one is in flight), submits
+         * them, and sleeps until either completes.
+         *
+         * @return the octets received, or 0 if a wake-up or a signal came first (the receive
+         *     stays in flight, and the next call, with the same buffer, waits for it), or if the
+         *     kernel cancelled the receive because the thread that queued it ended (io_uring ties
+         *     a request to its thread; the next call queues it again, nothing lost)
+         * @throws EOFException if the other end closed, or this end was shut down meanwhile
+         * @throws IOException if this end is closed
+         */
+        int receive(Pointer buffer, int length) throws IOException {
+            if (wait != Wait.IO_URING) {
+                throw new IllegalStateException("only an io_uring end receives through its ring");
+            }
+            synchronized (ringLock) {
+                if (ringClosed) {
+                    throw new IOException("the end is closed");
+                }
+                return receiveThroughRing(buffer, length);
+            }
+        }
+
+        private int receiveThroughRing(Pointer buffer, int length) throws IOException {
+            if (receiving == null) {
+                ring.queueReceive(socket, buffer, length, SOCKET_TAG);
+                receiving = buffer;
+            } else if (receiving.address() != buffer.address()) {
+                throw new IllegalStateException("a receive into another buffer is still in flight");
+            }
+            if (!wakeUpArmed) {
+                ring.queueRead(wakeUp, drained, Long.BYTES, WAKE_UP_TAG);
+                wakeUpArmed = true;
+            }
+            receiveDone = false;
+            wokenUp = false;
+            calls++;
+            ring.submitAndWait(1);  // false for a signal: what completed meanwhile is reaped all the same
+            ring.reap(this::completed);
+            if (!receiveDone) {
+                return 0;
+            }
+            receiving = null;
+            if (received > 0) {
+                return received;
+            }
+            if (received == 0) {
+                throw new EOFException("the other end closed");
+            }
+            if (-received == IoUring.EINTR || -received == IoUring.EAGAIN || -received == IoUring.ECANCELED) {
+                return 0;  // nothing taken: the next call queues the receive again
+            }
+            throw failed("io_uring receive", -received);
+        }
+
+        private void completed(long tag, int result) {
+            if (tag == SOCKET_TAG) {
+                receiveDone = true;
+                received = result;
+            } else {
+                wakeUpArmed = false;  // the wake-up was taken, or the read cancelled: queue another
+                wokenUp |= result != -IoUring.ECANCELED;
+            }
+        }
+
+        /** Whether the last {@link #receive} ended, or also ended, on a wake-up. */
+        boolean wokenUp() {
+            return wokenUp;
+        }
+
+        /** The system calls this end made to read, write and wait, so far. */
+        long calls() {
+            return calls;
         }
 
         /** struct pollfd at {@code offset}: the fd and POLLIN (poll sets revents on every call). */
@@ -275,6 +404,12 @@ final class NativeLink implements Closeable {
             }
             closed = true;
             shutdown();
+            if (ring != null) {
+                synchronized (ringLock) {
+                    ringClosed = true;
+                    ring.close();  // cancels the eventfd's read in flight
+                }
+            }
             closeQuietly(epoll);
             closeQuietly(wakeUp);
             check("close", c.close(socket));

@@ -7,9 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import jnr.ffi.Memory;
 import jnr.ffi.Pointer;
@@ -23,7 +28,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * What NativeWaitFloor relies on: the native connection carries bytes intact each way of
- * waiting, and the two waits end on input or on another thread's wake-up, which a blocking
+ * waiting, and the three waits end on input or on another thread's wake-up, which a blocking
  * end refuses to offer.
  */
 @EnabledOnOs(value = OS.LINUX, disabledReason = "NativeLink makes Linux system calls")
@@ -119,6 +124,97 @@ class NativeLinkTest {
             link.server.shutdown();  // what close does first: a close alone would not wake it
             ExecutionException ended = assertThrows(ExecutionException.class, () -> reading.get(10, TimeUnit.SECONDS));
             assertTrue(ended.getCause().getCause() instanceof EOFException, String.valueOf(ended.getCause()));
+        }
+    }
+
+    @Test
+    void anotherThreadEndsAnIoUringReceiveThatNoInputEnds() throws Exception {
+        // One thread receives throughout: io_uring cancels what a thread queued when it ends.
+        ExecutorService receiver = Executors.newSingleThreadExecutor();
+        try (NativeLink link = NativeLink.open(NativeLink.Wait.IO_URING)) {
+            Pointer buffer = direct(8);
+            Callable<Integer> receive = () -> link.server.receive(buffer, 8);
+            Future<Integer> receiving = receiver.submit(receive);
+            Thread.sleep(50);  // most likely inside io_uring_enter by now; if not, the wake-up waits for it
+            assertFalse(receiving.isDone(), "the receive ended with nothing to end it");
+            link.server.wakeUp();
+            assertEquals(0, receiving.get(10, TimeUnit.SECONDS), "woken, with nothing received");
+            assertTrue(link.server.wokenUp());
+
+            IllegalStateException elsewhere = assertThrows(IllegalStateException.class,
+                    () -> link.server.receive(direct(8), 8));
+            assertTrue(elsewhere.getMessage().contains("in flight"), elsewhere.getMessage());
+
+            Pointer one = direct(1);
+            one.putByte(0, (byte) 42);
+            link.client.writeFully(one, 1);
+            assertEquals(1, receiver.submit(receive).get(10, TimeUnit.SECONDS),
+                    "the receive still in flight took the input");
+            assertEquals(42, buffer.getByte(0));
+            assertFalse(link.server.wokenUp(), "the wake-up was taken once, not seen again");
+        } finally {
+            receiver.shutdownNow();
+        }
+    }
+
+    @Test
+    void aReceiveCancelledWithTheThreadThatQueuedItIsQueuedAgain() throws Exception {
+        try (NativeLink link = NativeLink.open(NativeLink.Wait.IO_URING)) {
+            Pointer buffer = direct(8);
+            Thread queuer = new Thread(() -> {
+                try {
+                    link.server.wakeUp();  // so that its receive returns at once, still in flight
+                    link.server.receive(buffer, 8);
+                } catch (IOException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            queuer.start();
+            queuer.join(10_000);
+            assertFalse(queuer.isAlive());
+            Pointer one = direct(1);
+            one.putByte(0, (byte) 42);
+            link.client.writeFully(one, 1);
+            int received = 0;
+            for (int calls = 0; received == 0 && calls < 10; calls++) {
+                received = link.server.receive(buffer, 8);  // the cancelled one reaped, then queued again
+            }
+            assertEquals(1, received, "the octet, neither lost nor read twice");
+            assertEquals(42, buffer.getByte(0));
+        }
+    }
+
+    @Test
+    void closingAnIoUringEndWhileItsReceiveWaitsEndsTheReceive() throws Exception {
+        NativeLink link = NativeLink.open(NativeLink.Wait.IO_URING);
+        try {
+            CompletableFuture<Integer> receiving = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return link.server.receive(direct(8), 8);
+                } catch (Exception expected) {
+                    throw new IllegalStateException(expected);
+                }
+            });
+            Thread.sleep(50);  // most likely inside io_uring_enter by now; if not, it finds the end closed
+            assertFalse(receiving.isDone(), "the receive ended with nothing to end it");
+            link.server.close();  // unmaps the rings only once the receive has left them
+            ExecutionException ended = assertThrows(ExecutionException.class, () -> receiving.get(10, TimeUnit.SECONDS));
+            assertTrue(ended.getCause().getCause() instanceof IOException, String.valueOf(ended.getCause()));
+            IOException after = assertThrows(IOException.class, () -> link.server.receive(direct(8), 8));
+            assertTrue(after.getMessage().contains("closed"), after.getMessage());
+        } finally {
+            link.close();
+        }
+    }
+
+    @Test
+    void anIoUringEndWaitsOnlyInsideItsReceive() throws Exception {
+        try (NativeLink link = NativeLink.open(NativeLink.Wait.IO_URING)) {
+            assertThrows(IllegalStateException.class, link.server::awaitInput);
+            assertThrows(IllegalStateException.class, link.server::takeWakeUps);
+        }
+        try (NativeLink link = NativeLink.open(NativeLink.Wait.EPOLL_THEN_READ)) {
+            assertThrows(IllegalStateException.class, () -> link.server.receive(direct(8), 8));
         }
     }
 
