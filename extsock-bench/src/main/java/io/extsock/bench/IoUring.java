@@ -197,7 +197,11 @@ final class IoUring implements Closeable {
         return true;
     }
 
-    /** Hands every completion in the ring to {@code sink}, oldest first. @return how many */
+    /**
+     * Hands every completion in the ring to {@code sink}, oldest first.
+     *
+     * @return how many it handed
+     */
     int reap(Completions sink) {
         int head = completionRing.getInt(cqHeadAt);
         int tail = completionRing.getInt(cqTailAt);
