@@ -37,9 +37,6 @@ final class IoUring implements Closeable {
     private static final int PARAMS_SIZE = 120;
     private static final int SQE_SIZE = 64;
     private static final int CQE_SIZE = 16;
-    static final int EINTR = 4;
-    static final int EAGAIN = 11;
-    static final int ECANCELED = 125;
 
     /** The bound calls, loaded at first use. */
     private static final class Calls {
@@ -176,17 +173,16 @@ final class IoUring implements Closeable {
 
     /**
      * Hands the queued requests to the kernel and waits until at least {@code completions} are
-     * in the completion ring: one system call.
-     *
-     * @return false if a signal interrupted the wait (the caller reaps and looks again)
+     * in the completion ring: one system call. A signal may end the wait sooner; the caller
+     * reaps what there is and looks again.
      */
-    boolean submitAndWait(int completions) throws IOException {
+    void submitAndWait(int completions) throws IOException {
         int taken = c.syscall(IoUringCalls.SYS_IO_URING_ENTER, fd, unsubmitted, completions, IORING_ENTER_GETEVENTS,
                 null, 0);
         if (taken < 0) {
             int errno = errno();
-            if (errno == EINTR) {
-                return false;
+            if (errno == LinuxSocketCalls.EINTR) {
+                return;  // nothing was submitted: the requests stay queued for the next call
             }
             throw failed("io_uring_enter", errno);
         }
@@ -194,7 +190,6 @@ final class IoUring implements Closeable {
             throw new IOException("io_uring_enter took " + taken + " of " + unsubmitted + " requests");
         }
         unsubmitted = 0;
-        return true;
     }
 
     /**

@@ -32,6 +32,8 @@ public interface LinuxSocketCalls {
     int SHUT_RDWR = 2;
     int EINTR = 4;
     int EAGAIN = 11;
+    /** What an io_uring request completes with when the kernel cancelled it. */
+    int ECANCELED = 125;
     /** sizeof(struct sockaddr_in). */
     int SOCKADDR_IN_SIZE = 16;
     /** sizeof(struct pollfd). */

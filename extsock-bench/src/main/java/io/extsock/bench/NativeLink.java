@@ -77,7 +77,6 @@ final class NativeLink implements Closeable {
          * waits for it to leave the rings, which it would otherwise read after they were unmapped.
          */
         private final Object ringLock = new Object();
-        private boolean ringClosed;
         /** An io_uring end's receive in flight: the buffer it fills, or null if none is. */
         private Pointer receiving;
         /** Whether an io_uring end's read of the eventfd is in flight (the next wake-up completes it). */
@@ -288,7 +287,7 @@ final class NativeLink implements Closeable {
                 throw new IllegalStateException("only an io_uring end receives through its ring");
             }
             synchronized (ringLock) {
-                if (ringClosed) {
+                if (closed) {  // set before close takes the lock to unmap: seen here once it has
                     throw new IOException("the end is closed");
                 }
                 return receiveThroughRing(buffer, length);
@@ -309,7 +308,7 @@ final class NativeLink implements Closeable {
             receiveDone = false;
             wokenUp = false;
             calls++;
-            ring.submitAndWait(1);  // false for a signal: what completed meanwhile is reaped all the same
+            ring.submitAndWait(1);  // a signal may end it sooner: what completed is reaped all the same
             ring.reap(this::completed);
             if (!receiveDone) {
                 return 0;
@@ -321,7 +320,8 @@ final class NativeLink implements Closeable {
             if (received == 0) {
                 throw new EOFException("the other end closed");
             }
-            if (-received == IoUring.EINTR || -received == IoUring.EAGAIN || -received == IoUring.ECANCELED) {
+            if (-received == LinuxSocketCalls.EINTR || -received == LinuxSocketCalls.EAGAIN
+                    || -received == LinuxSocketCalls.ECANCELED) {
                 return 0;  // nothing taken: the next call queues the receive again
             }
             throw failed("io_uring receive", -received);
@@ -333,7 +333,7 @@ final class NativeLink implements Closeable {
                 received = result;
             } else {
                 wakeUpArmed = false;  // the wake-up was taken, or the read cancelled: queue another
-                wokenUp |= result != -IoUring.ECANCELED;
+                wokenUp |= result != -LinuxSocketCalls.ECANCELED;
             }
         }
 
@@ -406,7 +406,6 @@ final class NativeLink implements Closeable {
             shutdown();
             if (ring != null) {
                 synchronized (ringLock) {
-                    ringClosed = true;
                     ring.close();  // cancels the eventfd's read in flight
                 }
             }

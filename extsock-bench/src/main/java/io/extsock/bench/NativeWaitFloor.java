@@ -38,8 +38,9 @@ public final class NativeWaitFloor {
         RunLength length = RunLength.of(args);
         System.out.printf("%d-byte ping-pong on sockets made and used through the C library (jnr-ffi),"
                 + " blocking read against epoll_wait or poll, then read, or a receive waited for in an io_uring"
-                + " (each also watching an eventfd), %d alternating rounds of %d round trips (+%d warm-up) each, Java %s%n%n", SIZE, length.rounds(),
-                length.iterations(FULL_ROUND_TRIPS), length.warmupRounds(), java.lang.Runtime.version());
+                + " (each also watching an eventfd), %d alternating rounds of %d round trips (+%d warm-up) each,"
+                + " Java %s%n%n", SIZE, length.rounds(), length.iterations(FULL_ROUND_TRIPS), length.warmupRounds(),
+                java.lang.Runtime.version());
         for (NativeLink.Wait candidate : new NativeLink.Wait[] {NativeLink.Wait.EPOLL_THEN_READ,
                 NativeLink.Wait.POLL_THEN_READ, NativeLink.Wait.IO_URING}) {
             Measured result = measure(candidate, length);
