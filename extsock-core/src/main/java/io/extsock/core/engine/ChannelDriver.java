@@ -147,6 +147,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private volatile boolean inlineSelecting;
     /** Whether a waiting thread polls the socket a while before it selects; receive lock. */
     private final InlineSpin inlineSpin;
+    /** How a spin polls: at once while the connection converses, with a gap while input streams in. */
+    private final SpinPolling spinPolling = new SpinPolling();
     private final Object waitMonitor = new Object();
     private volatile boolean transmitRequested;
     /** The receive lock's holder is processing what it read: transmits wait (see {@link #transmitPending}). */
@@ -402,6 +404,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
             if (written == 0) {
                 return gather.remaining() == 0;
             }
+            spinPolling.transmitted();
             queuePair.counters().bytesSent(written);
         }
     }
@@ -648,20 +651,26 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     /**
      * Polls the socket for a short while (non-blocking reads) before the caller blocks; {@link
-     * InlineSpin} says whether, and how long.
+     * InlineSpin} says whether, and how long, and {@link SpinPolling} how often.
      *
      * @return whether the condition came true or the socket had input (the caller looks again)
      */
     private boolean spinForInput(BooleanSupplier condition, long spinNanos) throws IOException {
-        long until = System.nanoTime() + spinNanos;
-        do {
-            if (receiveWhilePossible() > 0 || closed || condition.getAsBoolean()) {
-                return true;
-            }
-            Thread.onSpinWait();
-        } while (System.nanoTime() - until < 0);
-        return false;
+        return spinPolling.spin(spinInput, condition, spinNanos);
     }
+
+    /** The socket as a spin polls it, made once: an object made per spin would be garbage on a hot path. */
+    private final SpinPolling.Input spinInput = new SpinPolling.Input() {
+        @Override
+        public long poll() throws IOException {
+            return receiveWhilePossible();
+        }
+
+        @Override
+        public boolean closed() {
+            return closed;
+        }
+    };
 
     private Selector inlineSelector() throws IOException {
         if (inlineSelector == null) {
