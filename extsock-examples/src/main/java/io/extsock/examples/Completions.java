@@ -1,7 +1,9 @@
 package io.extsock.examples;
 
 import io.extsock.verbs.CompletionQueue;
+import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkCompletion;
+import io.extsock.verbs.WorkOpcode;
 import java.net.SocketException;
 import java.util.concurrent.TimeUnit;
 
@@ -9,7 +11,7 @@ import java.util.concurrent.TimeUnit;
 final class Completions {
 
     /** A connection that completes nothing for this long is stuck (or its peer is gone). */
-    private static final long STALL_SECONDS = 30;
+    static final long STALL_SECONDS = 30;
 
     private Completions() {
     }
@@ -21,9 +23,13 @@ final class Completions {
             throw new SocketException("nothing completed in " + STALL_SECONDS + " s: the peer stopped responding");
         }
         if (!completion.isSuccess()) {
-            throw new SocketException(completion.opcode() + " failed: " + completion.status()
-                    + (completion.detail() != null ? ": " + completion.detail() : ""));
+            throw new SocketException(failure(completion.opcode(), completion.status(), completion.detail()));
         }
         return completion;
+    }
+
+    /** What a failed completion says, in one line. */
+    static String failure(WorkOpcode opcode, CompletionStatus status, String detail) {
+        return opcode + " failed: " + status + (detail != null ? ": " + detail : "");
     }
 }

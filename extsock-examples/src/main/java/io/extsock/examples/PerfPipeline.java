@@ -43,6 +43,7 @@ final class PerfPipeline {
         Samples postTimes = new Samples(run.iterations());
         Samples completionTimes = new Samples(run.iterations());
         Samples latencies = new Samples(run.iterations());
+        CompletionBatch completions = new CompletionBatch();
         clock.start();
         long posted = 0;
         long completed = 0;
@@ -59,11 +60,13 @@ final class PerfPipeline {
                 post.run(count);
                 posted += count;
             }
-            Completions.next(verbs.completions());
+            int taken = completions.take(verbs.completions());
             long now = System.nanoTime();
-            completionTimes.add(now);
-            latencies.add(now - postTimes.get((int) completed));
-            completed++;
+            for (int i = 0; i < taken; i++) {
+                completionTimes.add(now);
+                latencies.add(now - postTimes.get((int) completed));
+                completed++;
+            }
         }
         finish.run();
         return PerfResult.bandwidth(run, completionTimes, System.nanoTime() - clock.startNanos(), latencies);

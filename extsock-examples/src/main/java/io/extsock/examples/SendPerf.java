@@ -42,6 +42,8 @@ final class SendPerf implements PerfRunner {
     private MemoryRegion outbox;
     private int receiveSlots;
     private int slotSize;
+    /** Each slot's Receive, made once and posted again each time its message was taken, as perftest reposts its work requests. */
+    private ReceiveRequest[] receives;
 
     SendPerf(PerfParameters run, boolean client) {
         this.run = run;
@@ -95,14 +97,16 @@ final class SendPerf implements PerfRunner {
             if (client || run.test().latency()) {
                 outbox.buffer().put(run.size(), (byte) 1);  // slot 1 is the last message
             }
+            receives = new ReceiveRequest[receiveSlots];
             for (int slot = 0; slot < receiveSlots; slot++) {
+                receives[slot] = new ReceiveRequest().tag(slot).scatter(inbox.slice(slot * slotSize, slotSize));
                 repost(verbs, slot);
             }
         };
     }
 
     private void repost(IwarpConnection verbs, long slot) throws IOException {
-        verbs.post(new ReceiveRequest().tag(slot).scatter(inbox.slice(slot * slotSize, slotSize)));
+        verbs.post(receives[(int) slot]);
     }
 
     /** The Send of a message, from outbox slot 0 (more to come) or 1 (the last). */
@@ -180,6 +184,7 @@ final class SendPerf implements PerfRunner {
         int depth = run.depthOr(Integer.MAX_VALUE);
         int batch = run.postList();
         List<SendRequest> list = new ArrayList<>(batch);
+        CompletionBatch completions = new CompletionBatch();
         // END proves every message arrived: the clock stops there. Send completions may still be
         // on their way; every one is reaped, so that each measured message is counted.
         while (serverReceived < 0 || completed < posted) {
@@ -202,24 +207,26 @@ final class SendPerf implements PerfRunner {
                     verbs.post(list);
                 }
             }
-            WorkCompletion done = Completions.next(verbs.completions());
+            int taken = completions.take(verbs.completions());
             long now = System.nanoTime();
-            if (done.opcode() == WorkOpcode.SEND) {
-                if (completed >= warmUp) {
-                    completionTimes.add(now);
-                    latencies.add(now - postTimes.get((int) completed));
-                }
-                completed++;
-            } else {
-                ByteBuffer message = inbox.buffer();
-                int at = (int) done.tag() * slotSize;
-                long count = message.getLong(at + 1);
-                if (message.get(at) == END) {
-                    elapsed = System.nanoTime() - clock.startNanos();  // until the server had them all
-                    serverReceived = count;
+            for (int i = 0; i < taken; i++) {
+                if (completions.opcode(i) == WorkOpcode.SEND) {
+                    if (completed >= warmUp) {
+                        completionTimes.add(now);
+                        latencies.add(now - postTimes.get((int) completed));
+                    }
+                    completed++;
                 } else {
-                    credits += count;
-                    repost(verbs, done.tag());
+                    ByteBuffer message = inbox.buffer();
+                    int at = (int) completions.tag(i) * slotSize;
+                    long count = message.getLong(at + 1);
+                    if (message.get(at) == END) {
+                        elapsed = now - clock.startNanos();  // until the server had them all
+                        serverReceived = count;
+                    } else {
+                        credits += count;
+                        repost(verbs, completions.tag(i));
+                    }
                 }
             }
         }
@@ -234,23 +241,27 @@ final class SendPerf implements PerfRunner {
         long received = 0;
         long owed = 0;
         int creditSlot = 0;
+        CompletionBatch completions = new CompletionBatch();
         while (true) {
-            WorkCompletion done = Completions.next(verbs.completions());
-            if (done.opcode() != WorkOpcode.RECEIVE) {
-                continue;  // one of our credit messages left
-            }
-            received++;
-            boolean isLast = inbox.buffer().get((int) done.tag() * slotSize) == 1;
-            if (isLast) {
-                post(verbs, creditSlot, END, received);
-                awaitPeerClose(verbs);
-                return;
-            }
-            repost(verbs, done.tag());
-            if (++owed >= creditBatch) {
-                post(verbs, creditSlot, CREDIT, owed);
-                creditSlot = (creditSlot + 1) % CREDIT_SLOTS;
-                owed = 0;
+            int taken = completions.take(verbs.completions());
+            for (int i = 0; i < taken; i++) {
+                if (completions.opcode(i) != WorkOpcode.RECEIVE) {
+                    continue;  // one of our credit messages left
+                }
+                received++;
+                long slot = completions.tag(i);
+                boolean isLast = inbox.buffer().get((int) slot * slotSize) == 1;
+                if (isLast) {  // what else this batch holds are our credit messages' completions
+                    post(verbs, creditSlot, END, received);
+                    awaitPeerClose(verbs);
+                    return;
+                }
+                repost(verbs, slot);
+                if (++owed >= creditBatch) {
+                    post(verbs, creditSlot, CREDIT, owed);
+                    creditSlot = (creditSlot + 1) % CREDIT_SLOTS;
+                    owed = 0;
+                }
             }
         }
     }
