@@ -42,7 +42,9 @@ public interface CompletionQueue {
     /**
      * Counts the completions that are available now.
      *
-     * @return how many completions {@link #poll} would hand over at once, without a limit
+     * @return how many completions {@link #poll} would hand over at once, without a limit; it may
+     *     count one that the engine is still writing, which a poll hands over a moment later
+     *     ({@link #await} waits for it to be written)
      */
     int size();
 }

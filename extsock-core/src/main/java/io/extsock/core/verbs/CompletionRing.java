@@ -179,6 +179,14 @@ public final class CompletionRing {
     }
 
     /**
+     * Whether a poll would hand over a completion now: the oldest unconsumed one is written, not
+     * only claimed (see {@link #size}). What a wait for a completion waits for.
+     */
+    public boolean hasCompletion() {
+        return available();
+    }
+
+    /**
      * Whether the oldest unconsumed completion is published. Reads the head and then its slot
      * with volatile reads; a head that moved meanwhile is
      * read again rather than taken for an empty ring.

@@ -21,7 +21,8 @@ final class InlineCompletionQueue implements CompletionQueue {
     InlineCompletionQueue(CompletionRing ring, InlineWait waiting) {
         this.ring = ring;
         this.waiting = waiting;
-        this.completionAvailable = () -> ring.size() > 0;
+        // Written, not only claimed: a wait that ended at the claim would leave the poll after it nothing.
+        this.completionAvailable = ring::hasCompletion;
     }
 
     @Override
