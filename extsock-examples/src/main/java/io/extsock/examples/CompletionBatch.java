@@ -34,15 +34,28 @@ final class CompletionBatch implements CompletionHandler {
     int take(CompletionQueue queue) throws SocketException, InterruptedException {
         count = 0;
         if (queue.poll(this, MOST) == 0) {
-            if (!queue.await(Completions.STALL_SECONDS, TimeUnit.SECONDS) || queue.poll(this, MOST) == 0) {
-                throw new SocketException("nothing completed in " + Completions.STALL_SECONDS
-                        + " s: the peer stopped responding");
-            }
+            awaitSome(queue);
         }
         if (failure != null) {
             throw new SocketException(failure);
         }
         return count;
+    }
+
+    /** Waits and polls until a poll hands something over (another consumer may take what a wait saw first). */
+    private void awaitSome(CompletionQueue queue) throws SocketException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Completions.STALL_SECONDS);
+        while (true) {
+            long remaining = deadline - System.nanoTime();
+            boolean available = remaining > 0 && queue.await(remaining, TimeUnit.NANOSECONDS);
+            if (queue.poll(this, MOST) > 0) {
+                return;
+            }
+            if (!available) {
+                throw new SocketException("nothing completed in " + Completions.STALL_SECONDS
+                        + " s: the peer stopped responding");
+            }
+        }
     }
 
     /** The tag of the {@code index}th completion the last take handed over. */
