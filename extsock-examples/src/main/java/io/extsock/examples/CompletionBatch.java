@@ -52,8 +52,7 @@ final class CompletionBatch implements CompletionHandler {
                 return;
             }
             if (!available) {
-                throw new SocketException("nothing completed in " + Completions.STALL_SECONDS
-                        + " s: the peer stopped responding");
+                throw Completions.stalled();
             }
         }
     }

@@ -20,12 +20,17 @@ final class Completions {
     static WorkCompletion next(CompletionQueue queue) throws SocketException, InterruptedException {
         WorkCompletion completion = queue.take(STALL_SECONDS, TimeUnit.SECONDS);
         if (completion == null) {
-            throw new SocketException("nothing completed in " + STALL_SECONDS + " s: the peer stopped responding");
+            throw stalled();
         }
         if (!completion.isSuccess()) {
             throw new SocketException(failure(completion.opcode(), completion.status(), completion.detail()));
         }
         return completion;
+    }
+
+    /** Nothing completed for {@link #STALL_SECONDS}. */
+    static SocketException stalled() {
+        return new SocketException("nothing completed in " + STALL_SECONDS + " s: the peer stopped responding");
     }
 
     /** What a failed completion says, in one line. */

@@ -138,7 +138,7 @@ public final class CompletionRing {
             throw new IllegalArgumentException("negative max: " + max);
         }
         refuseReentry();
-        if (max == 0 || !available()) {
+        if (max == 0 || !hasCompletion()) {
             return 0; // an empty poll, the busy-polling application's usual case, takes no lock
         }
         consumerLock.lock();
@@ -180,18 +180,11 @@ public final class CompletionRing {
 
     /**
      * Whether a poll would hand over a completion now: the oldest unconsumed one is written, not
-     * only claimed (see {@link #size}). What a wait for a completion waits for.
+     * only claimed (see {@link #size}). What a wait for a completion waits for. Reads the head and
+     * then its slot with volatile reads; a head that moved meanwhile is read again rather than
+     * taken for an empty ring.
      */
     public boolean hasCompletion() {
-        return available();
-    }
-
-    /**
-     * Whether the oldest unconsumed completion is published. Reads the head and then its slot
-     * with volatile reads; a head that moved meanwhile is
-     * read again rather than taken for an empty ring.
-     */
-    private boolean available() {
         Slots ring = slots;
         if (ring == null) {
             return false;  // nothing was ever added

@@ -23,10 +23,7 @@ class SpinPollingTest {
     @Test
     void aConversationPollsAtOnceEvenAfterManyReads() throws Exception {
         for (int i = 0; i < 10; i++) {
-            ScriptedInput input = new ScriptedInput(0, 0, 64);
-            long start = clock.now;
-            assertTrue(polling.spin(input, NEVER, SPIN));
-            assertPolledWithoutGap(input, start);
+            assertNextSpinPollsAtOnce(0, 0, 64);
             polling.transmitted();  // the answer goes out before the next wait
         }
     }
@@ -100,20 +97,14 @@ class SpinPollingTest {
         growGapToLongest();
         assertFalse(polling.spin(new ScriptedInput(new long[1_000]), NEVER, SPIN));
         assertEquals(SpinPolling.FIRST_GAP_NANOS, polling.gapNanos());
-        ScriptedInput next = new ScriptedInput(0, 64);
-        long start = clock.now;
-        assertTrue(polling.spin(next, NEVER, SPIN));
-        assertPolledWithoutGap(next, start);
+        assertNextSpinPollsAtOnce(0, 64);
     }
 
     @Test
     void aTransmissionEndsTheStream() throws Exception {
         growGapToLongest();
         polling.transmitted();
-        ScriptedInput next = new ScriptedInput(0, 64);
-        long start = clock.now;
-        assertTrue(polling.spin(next, NEVER, SPIN));
-        assertPolledWithoutGap(next, start);
+        assertNextSpinPollsAtOnce(0, 64);
     }
 
     @Test
@@ -151,8 +142,11 @@ class SpinPollingTest {
         spinTaking();
     }
 
-    private static void assertPolledWithoutGap(ScriptedInput input, long start) {
-        long previous = start;
+    /** A spin over the script finds its input, and no poll of it waited a gap. */
+    private void assertNextSpinPollsAtOnce(long... script) throws Exception {
+        ScriptedInput input = new ScriptedInput(script);
+        long previous = clock.now;
+        assertTrue(polling.spin(input, NEVER, SPIN));
         for (long at : input.pollTimes) {
             assertTrue(at - previous < 1_000, "a poll waited " + (at - previous) + " ns");
             previous = at;
