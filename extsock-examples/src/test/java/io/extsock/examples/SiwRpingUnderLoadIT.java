@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.testkit.siw.SiwGuest;
+import io.extsock.testkit.wire.Finding;
+import io.extsock.testkit.wire.Verdict;
+import io.extsock.testkit.wire.WireJudge;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -20,7 +25,11 @@ import org.junit.jupiter.api.Test;
  * <p>{@code -Dextsock.siw.repeat=N} sets the number of rounds (default 1: one real round, so
  * that the interop suite exercises the harness without taking hours). Every round runs all its
  * pings, even after a failure, and the test fails at the end with the count and each failure's
- * transcript and guest diagnostics:
+ * transcript and guest diagnostics. {@code -Dextsock.siw.load=false} leaves the cores idle, as
+ * the interop suite runs. {@code -Dextsock.siw.capture=true} captures each extsock client run
+ * on lo and has the {@link WireJudge} judge it: a failure then says what the wire carried (a
+ * bad MPA CRC in the capture is the sender's; a good one our receiver's), and its capture is
+ * kept under {@code target/wire-captures}:
  *
  * <pre>
  * mvn -B -pl extsock-examples -am verify -Pinterop -Dextsock.test.groups=interop -Dinvoker.skip=true \
@@ -32,15 +41,20 @@ import org.junit.jupiter.api.Test;
 class SiwRpingUnderLoadIT {
 
     private static final int ROUNDS = Integer.getInteger("extsock.siw.repeat", 1);
+    private static final boolean LOAD = Boolean.parseBoolean(System.getProperty("extsock.siw.load", "true"));
+    private static final boolean CAPTURE = Boolean.getBoolean("extsock.siw.capture");
 
     private static SiwGuest guest;
 
     private final List<String> failures = new ArrayList<>();
     private int runs;
 
+    private static WireJudge judge;
+
     @BeforeAll
     static void bootGuest() throws Exception {
         guest = SiwGuest.boot();
+        judge = CAPTURE ? WireJudge.ready() : null;
     }
 
     @AfterAll
@@ -54,11 +68,12 @@ class SiwRpingUnderLoadIT {
     void rpingInteropPassesEveryRoundWithEveryCoreBusy() throws Exception {
         assertTrue(ROUNDS >= 1, "-Dextsock.siw.repeat must be at least 1: " + ROUNDS);
         long started = System.nanoTime();
-        try (CpuHog hog = CpuHog.onEveryCore()) {
+        try (CpuHog hog = LOAD ? CpuHog.onEveryCore() : null) {
             for (int round = 1; round <= ROUNDS; round++) {
                 playRound(round);
-                System.out.printf("siw rping under load (%d spinning threads): round %d of %d, %d runs, %d failed, %d s%n",
-                        hog.threads(), round, ROUNDS, runs, failures.size(), (System.nanoTime() - started) / 1_000_000_000L);
+                System.out.printf("siw rping (%d spinning threads%s): round %d of %d, %d runs, %d failed, %d s%n",
+                        hog == null ? 0 : hog.threads(), CAPTURE ? ", captured" : "", round, ROUNDS, runs,
+                        failures.size(), (System.nanoTime() - started) / 1_000_000_000L);
             }
         }
         assertEquals(List.of(), failures, failures.size() + " of " + runs + " rping runs failed in " + ROUNDS + " rounds");
@@ -79,13 +94,40 @@ class SiwRpingUnderLoadIT {
 
     private void clientRun(int round, int port, int size, int count, String crc) throws Exception {
         runs++;
-        Cli client = Cli.run("rping", "-c", "-a", "127.0.0.1", "-p", "" + port, "-S", "" + size, "-C", "" + count,
-                "-v", "-V", crc);
-        try {
-            RpingTranscript.assertPings(client, size, count);
-        } catch (AssertionError e) {
-            failed(round, "extsock client -S " + size + " -C " + count + " " + crc + " on guest port " + port, e);
+        String run = "extsock client -S " + size + " -C " + count + " " + crc + " on guest port " + port;
+        if (CAPTURE) {
+            capturedClientRun(round, run, port, size, count, crc);
+            return;
         }
+        try {
+            RpingTranscript.assertPings(ping(port, size, count, crc), size, count);
+        } catch (AssertionError e) {
+            failed(round, run, e);
+        }
+    }
+
+    /** A client run under a capture: a failed run, or traffic the judge rejects, fails with its verdict. */
+    private void capturedClientRun(int round, String run, int port, int size, int count, String crc) throws Exception {
+        Path pcap = Files.createTempFile("siw-rping", ".pcapng");
+        try {
+            Verdict verdict = judge.captureAndJudge(port, pcap, output -> {
+                Cli client = ping(port, size, count, crc);
+                output.append(client.transcript());
+                RpingTranscript.assertPings(client, size, count);
+                return 0;
+            });
+            if (!verdict.passed()) {
+                failed(round, run, new AssertionError("the captured run failed; BAD_CRC findings on the wire: "
+                        + verdict.findings(Finding.Kind.BAD_CRC).size() + "\n" + verdict.report()));
+            }
+        } finally {
+            Files.deleteIfExists(pcap);
+        }
+    }
+
+    private static Cli ping(int port, int size, int count, String crc) throws Exception {
+        return Cli.run("rping", "-c", "-a", "127.0.0.1", "-p", "" + port, "-S", "" + size, "-C", "" + count,
+                "-v", "-V", crc);
     }
 
     /** The guest's rping client against an extsock rping server, through the guest's relay. */
