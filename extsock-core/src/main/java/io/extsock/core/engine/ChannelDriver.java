@@ -463,6 +463,16 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      */
     @Override
     public boolean await(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
+        return await(condition, timeoutNanos, interruptible, true);
+    }
+
+    @Override
+    public boolean awaitPromptly(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
+        return await(condition, timeoutNanos, interruptible, false);
+    }
+
+    /** @param doze whether a spin may sleep its longest gaps ({@link SpinPolling}) */
+    private boolean await(BooleanSupplier condition, long timeoutNanos, boolean interruptible, boolean doze) {
         if (condition.getAsBoolean()) {
             return true;
         }
@@ -500,7 +510,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 }
                 if (!closed && receiveLock.tryLock()) {
                     try {
-                        receiveInline(condition, remaining);
+                        receiveInline(condition, remaining, doze);
                     } finally {
                         receiveLock.unlock();
                     }
@@ -600,7 +610,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      * Holding the receive lock: block until the socket is readable (at once if it is: epoll is
      * level-triggered, so no read is needed to find out), then read and process what came.
      */
-    private void receiveInline(BooleanSupplier condition, long remainingNanos) {
+    private void receiveInline(BooleanSupplier condition, long remainingNanos, boolean doze) {
         try {
             if (closed) {
                 return;  // nothing more is received (and the staging buffer may be another's now)
@@ -613,7 +623,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
             if (spinNanos > 0) {
                 boolean found = false;
                 try {
-                    found = spinForInput(condition, spinNanos);
+                    found = spinForInput(condition, spinNanos, doze);
                 } finally {
                     inlineSpin.end(found);
                     queuePair.counters().spun(found);
@@ -655,8 +665,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      *
      * @return whether the condition came true or the socket had input (the caller looks again)
      */
-    private boolean spinForInput(BooleanSupplier condition, long spinNanos) throws IOException {
-        return spinPolling.spin(spinInput, condition, spinNanos);
+    private boolean spinForInput(BooleanSupplier condition, long spinNanos, boolean doze) throws IOException {
+        return spinPolling.spin(spinInput, condition, spinNanos, doze);
     }
 
     /** The socket as a spin polls it, made once: an object made per spin would be garbage on a hot path. */
@@ -686,6 +696,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     /** Something a waiter may wait for happened on another thread: let it look again. */
     void signalWaiters() {
+        spinPolling.wake();
         if (parkedWaiters.get() > 0) {
             parkLock.lock();
             try {

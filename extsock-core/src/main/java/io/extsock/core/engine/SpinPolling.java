@@ -1,6 +1,7 @@
 package io.extsock.core.engine;
 
 import java.io.IOException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
@@ -23,6 +24,13 @@ import java.util.function.LongSupplier;
  * #LONGEST_GAP_NANOS}, and halves each time one finds nothing (the flow slowed); a spin that
  * found nothing in its whole length ends the stream. So the last message of a stream waits at
  * most one gap, and a wait that outlasts the stream polls at once again.
+ *
+ * <p>A spin allowed to doze (a verbs wait's, see {@code InlineWait#awaitPromptly} for the
+ * socket stream's, which is not) sleeps each longest gap instead of spinning it, and {@link
+ * #wake} or a transmission ends the sleep at once: a one-way flow's receiver then leaves its CPU
+ * to the sender. Linux's timer slack stretches such a sleep to 60-90 us on this project's test
+ * machine, so the last message of the flow may wait that long, and a slept gap may outlast the
+ * spin by as much.
  *
  * <p>One instance per connection. The receive lock's holder spins; {@link #transmitted} comes
  * from whichever thread transmits.
@@ -49,7 +57,15 @@ final class SpinPolling {
         boolean closed();
     }
 
+    /** Sleeps a gap: {@link LockSupport#parkNanos} (a fake in tests, which moves its clock). */
+    interface Sleeper {
+        void sleep(long nanos);
+    }
+
     private final LongSupplier clock;
+    private final Sleeper sleeper;
+    /** The thread sleeping a gap, if one is: {@link #wake} ends its sleep. */
+    private volatile Thread dozing;
     /**
      * Polls that took octets since the last transmission (counting stops at the stream's mark).
      * Counted by the spinning thread and reset by transmitters, without a lock: a reset lost to a
@@ -59,18 +75,31 @@ final class SpinPolling {
     private long gapNanos = FIRST_GAP_NANOS;
 
     SpinPolling() {
-        this(System::nanoTime);
+        this(System::nanoTime, LockSupport::parkNanos);
     }
 
-    /** @param clock nanoseconds, as {@link System#nanoTime} */
-    SpinPolling(LongSupplier clock) {
+    /**
+     * @param clock nanoseconds, as {@link System#nanoTime}
+     * @param sleeper how a dozing spin sleeps its longest gaps
+     */
+    SpinPolling(LongSupplier clock, Sleeper sleeper) {
         this.clock = clock;
+        this.sleeper = sleeper;
+    }
+
+    /** Something a dozing spin may be waiting for happened (any thread): it polls at once. */
+    void wake() {
+        Thread sleeping = dozing;
+        if (sleeping != null) {
+            LockSupport.unpark(sleeping);
+        }
     }
 
     /** The connection transmitted (any thread): it converses, and the next poll comes at once. */
     void transmitted() {
         if (readsSinceTransmit != 0) {  // a volatile read, not a write, on every transmission
             readsSinceTransmit = 0;
+            wake();
         }
     }
 
@@ -79,14 +108,20 @@ final class SpinPolling {
      * time is up.
      *
      * @param spinNanos how long the spin may take
+     * @param doze whether the longest gaps may be slept rather than spun
      * @return whether it found anything (octets, the condition, a close); false if the time ran out
      */
-    boolean spin(Input input, BooleanSupplier condition, long spinNanos) throws IOException {
+    boolean spin(Input input, BooleanSupplier condition, long spinNanos, boolean doze) throws IOException {
         long now = clock.getAsLong();
         long until = now + spinNanos;
         while (true) {
             boolean gapped = readsSinceTransmit >= STREAMING_READS;
-            if (gapped) {
+            if (gapped && doze && gapNanos == LONGEST_GAP_NANOS && until - now > gapNanos) {
+                if (sleepGap(input, condition)) {
+                    return true;
+                }
+                now = clock.getAsLong();
+            } else if (gapped) {
                 long gapEnd = now + Math.min(gapNanos, until - now);
                 while (now - gapEnd < 0) {
                     if (input.closed() || condition.getAsBoolean()) {
@@ -120,6 +155,24 @@ final class SpinPolling {
                 gapNanos = FIRST_GAP_NANOS;
                 return false;
             }
+        }
+    }
+
+    /**
+     * Sleeps the longest gap instead of spinning it, unless the connection closed or the
+     * condition holds (then returns true). Announced before the last look at the condition, so
+     * that a {@link #wake} after that look ends the sleep.
+     */
+    private boolean sleepGap(Input input, BooleanSupplier condition) {
+        dozing = Thread.currentThread();
+        try {
+            if (input.closed() || condition.getAsBoolean()) {
+                return true;
+            }
+            sleeper.sleep(gapNanos);
+            return false;
+        } finally {
+            dozing = null;
         }
     }
 

@@ -44,7 +44,8 @@
  *   <tr><td>A progress thread's Selector, its keys, interest sets, timers and hand-back set</td>
  *       <td>that progress thread only; others queue a task ({@code ProgressThread.execute})</td></tr>
  *   <tr><td>A connection's staging buffer, inline Selector and spin ({@code InlineSpin}, and how it
- *       polls: {@code SpinPolling}, whose count of reads any transmitter resets), the queue pair's receive side
+ *       polls: {@code SpinPolling}, whose count of reads any transmitter resets and whose sleeping gap any
+ *       signal or transmitter ends), the queue pair's receive side
  *       ({@code ReceiveSide} and its opcode handlers: {@code SegmentReader}, deframer, DDP
  *       bookkeeping, placement, the Send being received, the Read Request being accepted)</td>
  *       <td>the holder of the connection's receive lock (an inline waiter or the progress thread)</td></tr>

@@ -412,7 +412,7 @@ final class StreamInput implements WorkCompleter {
             // then look again; a virtual thread's wait ends on an interrupt, as a Socket's read on
             // a virtual thread does (the socket then closes: ChannelSocketImpl)
             boolean virtual = InterruptShield.currentIsVirtual();
-            if (!waiting.await(readableOrEnded, remaining, virtual) && virtual
+            if (!waiting.awaitPromptly(readableOrEnded, remaining, virtual) && virtual
                     && Thread.currentThread().isInterrupted()) {
                 throw new InterruptedIOException("interrupted while reading");
             }

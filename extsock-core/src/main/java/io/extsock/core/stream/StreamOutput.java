@@ -282,7 +282,7 @@ final class StreamOutput implements WorkCompleter {
                     return;
                 }
             }
-            waiting.await(dataSentOrClosed, 0, false);  // handed over already: a Socket would not block here
+            waiting.awaitPromptly(dataSentOrClosed, 0, false);  // handed over already: a Socket would not block here
             synchronized (this) {
                 afterDataSent(leftUnreadIfPeerEnds);
             }
@@ -375,7 +375,7 @@ final class StreamOutput implements WorkCompleter {
             if (deadline != 0 && remaining <= 0) {
                 return false;
             }
-            if (!waiting.await(batchCanGo, remaining, false) && (deadline == 0 || deadline - System.nanoTime() > 0)) {
+            if (!waiting.awaitPromptly(batchCanGo, remaining, false) && (deadline == 0 || deadline - System.nanoTime() > 0)) {
                 return true;  // the connection ended without it: nothing more goes out
             }
         }
@@ -461,7 +461,7 @@ final class StreamOutput implements WorkCompleter {
      */
     private void awaitInterruptibleOnVirtual(BooleanSupplier condition) throws IOException {
         boolean virtual = InterruptShield.currentIsVirtual();
-        if (!waiting.await(condition, 0, virtual) && virtual && Thread.currentThread().isInterrupted()) {
+        if (!waiting.awaitPromptly(condition, 0, virtual) && virtual && Thread.currentThread().isInterrupted()) {
             throw new InterruptedIOException("interrupted while writing");
         }
     }

@@ -11,13 +11,25 @@ public interface InlineWait {
 
     /**
      * Waits until the condition holds, making the connection progress on the calling thread
-     * meanwhile.
+     * meanwhile. While input streams in one way, the wait may sleep between its messages
+     * (see {@link #awaitPromptly} for a reader whose peer waits on it).
      *
      * @param timeoutNanos 0 or less: no limit
      * @param interruptible whether an interrupt ends the wait (it stays set either way)
      * @return whether the condition holds
      */
     boolean await(BooleanSupplier condition, long timeoutNanos, boolean interruptible);
+
+    /**
+     * Like {@link #await}, for a reader whose peer waits on its reads: a socket stream's, whose
+     * reads return the writer's credits. Its polls never sleep, where those of {@link #await}
+     * may sleep between the messages of a one-way flow (freeing the CPU, and letting messages
+     * gather for fewer reads and acknowledgements), and a peer that waits for credits would
+     * wait out each sleep.
+     */
+    default boolean awaitPromptly(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
+        return await(condition, timeoutNanos, interruptible);
+    }
 
     /** Something a waiter may wait for changed outside the connection's own progress: let it look again. */
     void wakeWaiters();

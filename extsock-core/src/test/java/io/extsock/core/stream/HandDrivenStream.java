@@ -154,8 +154,15 @@ final class HandDrivenStream {
         public void closeRequested() {
         }
 
+        /** A stream's reads return its writer's credits: it never waits in a way that may doze. */
         @Override
         public boolean await(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
+            throw new AssertionError("the stream waited with await, whose polls may sleep while its peer waits for"
+                    + " credits: a stream waits with awaitPromptly");
+        }
+
+        @Override
+        public boolean awaitPromptly(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
             mostInFlightSeen = Math.max(mostInFlightSeen, stream.inFlight.size());
             try {
                 stream.onWait.streamWaits(stream, condition);
