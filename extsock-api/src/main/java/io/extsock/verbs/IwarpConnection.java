@@ -19,6 +19,16 @@ import java.util.function.BooleanSupplier;
 public interface IwarpConnection {
 
     /**
+     * Sends, RDMA Writes and Read Requests that may be outstanding at once (posted and not yet
+     * completed): {@link #post} refuses more. A pipeline of requests keeps at most this many in
+     * flight, as an ibverbs application keeps within its queue pair's {@code max_send_wr}.
+     */
+    int SEND_QUEUE_DEPTH = 512;
+
+    /** Receives that may be posted and not yet completed at once: {@link #post} refuses more. */
+    int RECEIVE_QUEUE_DEPTH = 512;
+
+    /**
      * Registers a buffer (its position 0 to its capacity). Direct and mapped buffers are used
      * in place; heap buffers are allowed but cost a copy on every transfer.
      *

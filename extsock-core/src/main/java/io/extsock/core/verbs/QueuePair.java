@@ -6,6 +6,7 @@ import io.extsock.core.mpa.MpaRole;
 import io.extsock.core.rdmap.TerminateHeader;
 import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.WorkOpcode;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
@@ -35,10 +36,10 @@ public final class QueuePair {
 
     private static final System.Logger LOG = System.getLogger(QueuePair.class.getName());
 
-    /** Send-queue entries an application may have outstanding. */
-    public static final int SEND_QUEUE_DEPTH = 512;
-    /** Receive-queue entries an application may have outstanding. */
-    public static final int RECEIVE_QUEUE_DEPTH = 512;
+    /** Send-queue entries an application may have outstanding (the API's promise). */
+    public static final int SEND_QUEUE_DEPTH = IwarpConnection.SEND_QUEUE_DEPTH;
+    /** Receive-queue entries an application may have outstanding (the API's promise). */
+    public static final int RECEIVE_QUEUE_DEPTH = IwarpConnection.RECEIVE_QUEUE_DEPTH;
 
     /** What the engine must do for the queue pair. */
     public interface Driver {
