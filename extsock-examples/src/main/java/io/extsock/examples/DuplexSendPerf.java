@@ -33,7 +33,10 @@ import java.util.concurrent.TimeUnit;
  */
 final class DuplexSendPerf implements PerfRunner {
 
-    private static final int CONTROL_SLOTS = 16;
+    /** Control Sends an end may have in flight, beside its data Sends, in one send queue. */
+    static final int CONTROL_SLOTS = 16;
+    /** The most data Sends an end keeps in flight: the send queue less what control may take. */
+    static final int MAX_DATA_DEPTH = IwarpConnection.SEND_QUEUE_DEPTH - CONTROL_SLOTS;
     /** A control message: type, credits returned, count (END: messages received), figures (RESULT). */
     private static final int CONTROL_LENGTH = 1 + 8 + 8 + PerfResult.Figures.ENCODED_LENGTH;
     private static final byte CREDIT = 'C';
@@ -106,7 +109,7 @@ final class DuplexSendPerf implements PerfRunner {
         SendRequest more = new SendRequest().tag(0).gather(outbox.slice(0, size));
         SendRequest last = new SendRequest().tag(1).gather(outbox.slice(size, size));
         int threshold = Math.max(2, receiveSlots / 4);
-        int depth = run.depthOr(Integer.MAX_VALUE);
+        int depth = run.depthOr(MAX_DATA_DEPTH);
         PerfClock clock = new PerfClock(run);
         long warmUp = clock.warmUp();
         Samples postTimes = new Samples(run.iterations());

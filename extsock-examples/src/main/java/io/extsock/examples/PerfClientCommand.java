@@ -1,5 +1,6 @@
 package io.extsock.examples;
 
+import io.extsock.verbs.IwarpConnection;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -27,15 +28,20 @@ final class PerfClientCommand implements Callable<Integer> {
     static final long DEFAULT_ITERATIONS = 1000;
     /** Without --iters, no size moves more than this: large messages would take minutes on two cores. */
     static final long DEFAULT_BYTES_PER_SIZE = 256L << 20;
-    /** Largest -t: requests are kept in memory until they complete. */
-    static final int MAX_TX_DEPTH = 4096;
+    /** Largest -t: the engine's send queue, which refuses a request beyond it. */
+    static final int MAX_TX_DEPTH = IwarpConnection.SEND_QUEUE_DEPTH;
 
     /**
      * Why -t/--tx-depth cannot be {@code depth}, or null if it can: checked by perf client's and
      * perf compare's command lines and again by the server.
      */
-    static String txDepthProblem(int depth) {
-        return depth < 1 || depth > MAX_TX_DEPTH ? "-t/--tx-depth must be from 1 to " + MAX_TX_DEPTH + ": " + depth : null;
+    static String txDepthProblem(int depth, boolean duplexSends) {
+        if (duplexSends && depth > DuplexSendPerf.MAX_DATA_DEPTH && depth <= MAX_TX_DEPTH) {
+            return "-t/--tx-depth must be from 1 to " + DuplexSendPerf.MAX_DATA_DEPTH + " with send_bw -b (the send queue's "
+                    + MAX_TX_DEPTH + " less the " + DuplexSendPerf.CONTROL_SLOTS + " its control messages may take): " + depth;
+        }
+        return depth < 1 || depth > MAX_TX_DEPTH ? "-t/--tx-depth must be from 1 to " + MAX_TX_DEPTH
+                + " (the engine's send queue): " + depth : null;
     }
 
     /** Largest -o: Read Requests the responder keeps until answered, each a few dozen bytes. */
@@ -100,7 +106,8 @@ final class PerfClientCommand implements Callable<Integer> {
                         + "of it came back): post shorter lists, or raise -r/--rx-depth";
             }
         }
-        int depth = run.depthOr(test == PerfTest.send_bw ? Integer.MAX_VALUE
+        int sendBwDepth = run.bidirectional() ? DuplexSendPerf.MAX_DATA_DEPTH : IwarpConnection.SEND_QUEUE_DEPTH;
+        int depth = run.depthOr(test == PerfTest.send_bw ? sendBwDepth
                 : test == PerfTest.write_bw ? WritePerf.DEPTH : ReadPerf.DEPTH);
         return list > depth ? "-l/--post_list " + list + " is more than the TX depth " + depth
                 + " (a list is posted once all of it fits in flight): post shorter lists, or raise -t/--tx-depth" : null;
@@ -163,13 +170,15 @@ final class PerfClientCommand implements Callable<Integer> {
     boolean bidirectional;
 
     @Option(names = {"-t", "--tx-depth"}, paramLabel = "N",
-            description = "send_bw, write_bw, read_bw: requests in flight on each sending end (default: 128; send_bw's "
-                    + "Sends are also bounded by the receiver's credits).")
+            description = "send_bw, write_bw, read_bw: requests in flight on each sending end, at most the engine's send "
+                    + "queue of 512 (default: 128 for write_bw and read_bw; send_bw's Sends are bounded by the receiver's "
+                    + "credits and the send queue).")
     Integer txDepth;
 
     @Option(names = {"-r", "--rx-depth"}, paramLabel = "N",
             description = "send_bw: Receives the receiving end keeps posted, which are the sender's credits (default: up "
-                    + "to 128, at most 64 MiB of them; with -b each end posts them). On a kernel whose TCP paces by what "
+                    + "to 128, at most 64 MiB of them; with -b each end posts them; at most 512, the engine's receive "
+                    + "queue). On a kernel whose TCP paces by what "
                     + "is in flight (BBR), this moves the rate: see the README.")
     Integer rxDepth;
 
@@ -247,7 +256,7 @@ final class PerfClientCommand implements Callable<Integer> {
                 throw new ParameterException(spec.commandLine(), "-t/--tx-depth: " + test + " writes to the socket's "
                         + "stream, which has no queue of requests: drop it (--size sets each write)");
             }
-            String problem = txDepthProblem(txDepth);
+            String problem = txDepthProblem(txDepth, test == PerfTest.send_bw && bidirectional);
             if (problem != null) {
                 throw new ParameterException(spec.commandLine(), problem);
             }

@@ -84,7 +84,8 @@ final class PerfCompareCommand implements Callable<Integer> {
     long fileSize;
 
     @Option(names = {"-t", "--tx-depth"}, paramLabel = "N",
-            description = "send_bw, write_bw, read_bw rows: requests in flight, as perf client's -t (default: 128).")
+            description = "send_bw, write_bw, read_bw rows: requests in flight, as perf client's -t (default: 128; at "
+                    + "most 512, the engine's send queue).")
     Integer txDepth;
 
     @Option(names = {"-r", "--rx-depth"}, paramLabel = "N",
@@ -178,7 +179,7 @@ final class PerfCompareCommand implements Callable<Integer> {
         if (fileSize < 0) {
             throw new ParameterException(spec.commandLine(), "--file-size must not be negative: " + fileSize);
         }
-        String depthProblem = txDepth != null ? PerfClientCommand.txDepthProblem(txDepth) : null;
+        String depthProblem = txDepth != null ? PerfClientCommand.txDepthProblem(txDepth, false) : null;
         if (depthProblem == null && rxDepth != null) {
             depthProblem = SendPerf.receiveDepthProblem(rxDepth, (int) (long) Collections.max(bandwidthSizes), false);
         }

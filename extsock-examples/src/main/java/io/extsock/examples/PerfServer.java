@@ -25,7 +25,8 @@ final class PerfServer {
             throw new SocketException("message size out of range: " + run.size());
         }
         // Depths of 0 leave them to the test.
-        String problem = run.depth() != 0 ? PerfClientCommand.txDepthProblem(run.depth()) : null;
+        String problem = run.depth() != 0 ? PerfClientCommand.txDepthProblem(run.depth(),
+                run.test() == PerfTest.send_bw && run.bidirectional()) : null;
         if (problem == null && run.receiveDepth() != 0) {
             problem = SendPerf.receiveDepthProblem(run.receiveDepth(), run.size(), run.bidirectional());
         }

@@ -50,8 +50,8 @@ final class SendPerf implements PerfRunner {
         this.client = client;
     }
 
-    /** The most Receives -r/--rx-depth may have each receiving end post. */
-    static final int MAX_RECEIVE_DEPTH = 4096;
+    /** The most Receives -r/--rx-depth may have each receiving end post: the engine's receive queue. */
+    static final int MAX_RECEIVE_DEPTH = IwarpConnection.RECEIVE_QUEUE_DEPTH;
     /** The most memory -r/--rx-depth may have an end post as Receives: direct memory, registered at once. */
     static final long MAX_RECEIVE_BYTES = 1L << 30;
 
@@ -181,7 +181,7 @@ final class SendPerf implements PerfRunner {
         long serverReceived = -1;
         boolean stopped = false;
         long elapsed = 0;
-        int depth = run.depthOr(Integer.MAX_VALUE);
+        int depth = run.depthOr(IwarpConnection.SEND_QUEUE_DEPTH);  // credits come back before completions are taken
         int batch = run.postList();
         List<SendRequest> list = new ArrayList<>(batch);
         CompletionBatch completions = new CompletionBatch();

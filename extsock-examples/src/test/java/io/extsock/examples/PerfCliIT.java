@@ -156,7 +156,28 @@ class PerfCliIT {
         Cli.run("perf", "client", "read_lat", "-p", port, "-t", "4").assertUserError(2, "perf",
                 "-t/--tx-depth: read_lat is a latency test and keeps one request in flight: drop it");
         Cli.run("perf", "client", "write_bw", "-p", port, "-t", "0").assertUserError(2, "perf",
-                "-t/--tx-depth must be from 1 to 4096: 0");
+                "-t/--tx-depth must be from 1 to 512 (the engine's send queue): 0");
+        Cli.run("perf", "client", "read_bw", "-p", port, "-t", "513").assertUserError(2, "perf",
+                "-t/--tx-depth must be from 1 to 512 (the engine's send queue): 513");
+        Cli.run("perf", "client", "send_bw", "-p", port, "-t", "497", "-b").assertUserError(2, "perf",
+                "-t/--tx-depth must be from 1 to 496 with send_bw -b (the send queue's 512 less the 16 its control "
+                        + "messages may take): 497");
+    }
+
+    /**
+     * The deepest queues the options allow run to their end: as many Writes or Reads in flight as
+     * the send queue holds, and as many Receives posted as the receive queue holds, whose credits
+     * come back faster than the sender takes its completions (the sender once posted past its
+     * send queue there and ended with "send queue full").
+     */
+    @Test
+    void theDeepestQueuesRunToTheirEnd() throws Exception {
+        for (List<String> run : List.of(List.of("write_bw", "-t", "512"), List.of("read_bw", "-t", "512"),
+                List.of("send_bw", "-r", "512"), List.of("send_bw", "-r", "512", "-t", "512"),
+                List.of("send_bw", "-r", "512", "-b"), List.of("send_bw", "-r", "512", "-t", "496", "-b"))) {
+            Cli client = clientSucceeds(run.get(0), run.subList(1, run.size()), "-s", "64K", "-n", "3000");
+            assertTrue(bandwidthRow(client, false).matches(), client.transcript());
+        }
     }
 
     /**
@@ -243,11 +264,13 @@ class PerfCliIT {
         Cli.run("perf", "client", "send_lat", "-p", port, "-r", "4").assertUserError(2, "perf",
                 "-r/--rx-depth: send_lat is a latency test and has one message in flight: drop it");
         Cli.run("perf", "client", "send_bw", "-p", port, "-r", "0").assertUserError(2, "perf",
-                "-r/--rx-depth must be from 1 to 4096: 0");
+                "-r/--rx-depth must be from 1 to 512: 0");
+        Cli.run("perf", "client", "send_bw", "-p", port, "-r", "513").assertUserError(2, "perf",
+                "-r/--rx-depth must be from 1 to 512: 513");
         Cli.run("perf", "client", "send_bw", "-p", port, "-r", "2", "-b").assertUserError(2, "perf",
-                "-r/--rx-depth must be from 3 to 4096 with -b");
-        Cli.run("perf", "client", "send_bw", "-p", port, "-r", "2048", "-s", "1M").assertUserError(2, "perf",
-                "-r/--rx-depth 2048 Receives of 1.0 MiB would take 2.0 GiB at the receiving end, more than its 1.0 GiB");
+                "-r/--rx-depth must be from 3 to 512 with -b");
+        Cli.run("perf", "client", "send_bw", "-p", port, "-r", "512", "-s", "4M").assertUserError(2, "perf",
+                "-r/--rx-depth 512 Receives of 4.0 MiB would take 2.0 GiB at the receiving end, more than its 1.0 GiB");
     }
 
     /**

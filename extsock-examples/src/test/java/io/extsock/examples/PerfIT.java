@@ -183,8 +183,8 @@ class PerfIT {
                 "--tx-depth", "4", "--rx-depth", "4");
         assertEquals(0, table.waitFor(), table.transcript());
         assertTrue(table.out().lines().findFirst().orElseThrow().contains("; TX depth 4; RX depth 4)"), table.transcript());
-        Cli.run("perf", "compare", "-r", "0").assertUserError(2, "perf", "-r/--rx-depth must be from 1 to 4096: 0");
-        Cli.run("perf", "compare", "-t", "5000").assertUserError(2, "perf", "-t/--tx-depth must be from 1 to 4096: 5000");
+        Cli.run("perf", "compare", "-r", "0").assertUserError(2, "perf", "-r/--rx-depth must be from 1 to 512: 0");
+        Cli.run("perf", "compare", "-t", "5000").assertUserError(2, "perf", "-t/--tx-depth must be from 1 to 512 (the engine's send queue): 5000");
         Cli.run("perf", "compare", "-r", "64", "--bw-sizes", "64K,32M").assertUserError(2, "perf",
                 "-r/--rx-depth 64 Receives of 32.0 MiB would take 2.0 GiB at the receiving end");
     }

@@ -23,20 +23,20 @@ class PerfServerRefusalTest {
     @Test
     void aReceiveDepthBeyondTheLimitIsRefusedBeforeAnythingIsPosted() throws Exception {
         SocketException refused = serveOneRun(runWithReceiveDepth(1 << 20, 64 * 1024, false));
-        assertEquals("the client asked for what this server refuses: -r/--rx-depth must be from 1 to 4096: 1048576",
+        assertEquals("the client asked for what this server refuses: -r/--rx-depth must be from 1 to 512: 1048576",
                 refused.getMessage());
     }
 
     @Test
     void receivesThatWouldTakeMoreThanAGibibyteAreRefused() throws Exception {
-        SocketException refused = serveOneRun(runWithReceiveDepth(4096, 32 << 20, false));
-        assertTrue(refused.getMessage().contains("4096 Receives of 32.0 MiB would take 128.0 GiB"), refused.getMessage());
+        SocketException refused = serveOneRun(runWithReceiveDepth(512, 32 << 20, false));
+        assertTrue(refused.getMessage().contains("512 Receives of 32.0 MiB would take 16.0 GiB"), refused.getMessage());
     }
 
     @Test
     void aNegativeReceiveDepthIsRefused() throws Exception {
         SocketException refused = serveOneRun(runWithReceiveDepth(-1, 4096, true));
-        assertTrue(refused.getMessage().endsWith("must be from 3 to 4096 with -b (each end's control messages need 3): -1"),
+        assertTrue(refused.getMessage().endsWith("must be from 3 to 512 with -b (each end's control messages need 3): -1"),
                 refused.getMessage());
     }
 
@@ -44,8 +44,16 @@ class PerfServerRefusalTest {
     void aTransmitDepthBeyondTheLimitIsRefused() throws Exception {
         SocketException refused = serveOneRun(new PerfParameters(PerfTest.write_bw, PerfMode.iwarp, 4096, 100, 0, true,
                 false, true, 1 << 30, 0, 1, 0));
-        assertEquals("the client asked for what this server refuses: -t/--tx-depth must be from 1 to 4096: 1073741824",
+        assertEquals("the client asked for what this server refuses: -t/--tx-depth must be from 1 to 512 (the engine's send queue): 1073741824",
                 refused.getMessage());
+    }
+
+    @Test
+    void aDuplexSendDepthBeyondWhatControlLeavesIsRefused() throws Exception {
+        SocketException refused = serveOneRun(new PerfParameters(PerfTest.send_bw, PerfMode.iwarp, 4096, 100, 0, true,
+                false, true, 512, 0, 1, 0));
+        assertEquals("the client asked for what this server refuses: -t/--tx-depth must be from 1 to 496 with send_bw -b"
+                + " (the send queue's 512 less the 16 its control messages may take): 512", refused.getMessage());
     }
 
     @Test
