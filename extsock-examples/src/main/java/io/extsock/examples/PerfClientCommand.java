@@ -106,7 +106,7 @@ final class PerfClientCommand implements Callable<Integer> {
                         + "of it came back): post shorter lists, or raise -r/--rx-depth";
             }
         }
-        int sendBwDepth = run.bidirectional() ? DuplexSendPerf.MAX_DATA_DEPTH : IwarpConnection.SEND_QUEUE_DEPTH;
+        int sendBwDepth = run.bidirectional() ? DuplexSendPerf.MAX_DATA_DEPTH : SendPerf.DEPTH;
         int depth = run.depthOr(test == PerfTest.send_bw ? sendBwDepth
                 : test == PerfTest.write_bw ? WritePerf.DEPTH : ReadPerf.DEPTH);
         return list > depth ? "-l/--post_list " + list + " is more than the TX depth " + depth

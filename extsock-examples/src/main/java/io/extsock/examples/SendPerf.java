@@ -50,6 +50,11 @@ final class SendPerf implements PerfRunner {
         this.client = client;
     }
 
+    /**
+     * send_bw's Sends in flight unless -t says otherwise: the whole send queue, since credits
+     * come back before the sender takes its completions.
+     */
+    static final int DEPTH = IwarpConnection.SEND_QUEUE_DEPTH;
     /** The most Receives -r/--rx-depth may have each receiving end post: the engine's receive queue. */
     static final int MAX_RECEIVE_DEPTH = IwarpConnection.RECEIVE_QUEUE_DEPTH;
     /** The most memory -r/--rx-depth may have an end post as Receives: direct memory, registered at once. */
@@ -181,7 +186,7 @@ final class SendPerf implements PerfRunner {
         long serverReceived = -1;
         boolean stopped = false;
         long elapsed = 0;
-        int depth = run.depthOr(IwarpConnection.SEND_QUEUE_DEPTH);  // credits come back before completions are taken
+        int depth = run.depthOr(DEPTH);
         int batch = run.postList();
         List<SendRequest> list = new ArrayList<>(batch);
         CompletionBatch completions = new CompletionBatch();

@@ -45,11 +45,11 @@ class SiwRpingUnderLoadIT {
     private static final boolean CAPTURE = Boolean.getBoolean("extsock.siw.capture");
 
     private static SiwGuest guest;
+    /** The judge of the captured runs ({@code -Dextsock.siw.capture=true}), or null. */
+    private static WireJudge judge;
 
     private final List<String> failures = new ArrayList<>();
     private int runs;
-
-    private static WireJudge judge;
 
     @BeforeAll
     static void bootGuest() throws Exception {

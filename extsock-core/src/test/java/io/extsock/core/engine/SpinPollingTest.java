@@ -4,11 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class SpinPollingTest {
@@ -186,9 +191,8 @@ class SpinPollingTest {
      * another thread, and goes on to poll: without the wake-up it would still be asleep when
      * the join gives up.
      */
-    private void assertSleptGapEndsBy(java.util.function.Consumer<SpinPolling> action) throws Exception {
-        SpinPolling sleepy = new SpinPolling(System::nanoTime,
-                nanos -> java.util.concurrent.locks.LockSupport.parkNanos(60_000_000_000L));
+    private void assertSleptGapEndsBy(Consumer<SpinPolling> action) throws Exception {
+        SpinPolling sleepy = new SpinPolling(System::nanoTime, nanos -> LockSupport.parkNanos(60_000_000_000L));
         SpinPolling.Input input = new SpinPolling.Input() {
             @Override
             public long poll() {
@@ -203,12 +207,12 @@ class SpinPollingTest {
         while (sleepy.gapNanos() < SpinPolling.LONGEST_GAP_NANOS) {
             assertTrue(sleepy.spin(input, NEVER, SPIN, false));
         }
-        java.util.concurrent.atomic.AtomicBoolean polled = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicBoolean polled = new AtomicBoolean();
         Thread spinner = new Thread(() -> {
             try {
                 polled.set(sleepy.spin(input, NEVER, 120_000_000_000L, true));
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
             }
         });
         spinner.start();
