@@ -26,8 +26,9 @@ import java.util.Objects;
  *                         status other than {@link CompletionStatus#SUCCESS} and {@link
  *                         CompletionStatus#FLUSHED} (what a connection's end does to the requests
  *                         still outstanding), those of the socket's stream included
- * @param streamWindow     octets of stream receive buffers this side has posted for the peer
- *                         (its stream window, which grows with bulk writes), 0 when the socket's
+ * @param streamWindow     stream octets the receive buffers this side has posted for the peer
+ *                         hold (its stream window, which grows with bulk writes; stream headers
+ *                         not counted), 0 when the socket's
  *                         stream does not run over this connection
  * @param socketWrites     writes to the socket (system calls) that handed {@code bytesSent} to
  *                         TCP: the messages of a posting list, and the responses to Read
@@ -57,7 +58,7 @@ public record IwarpStatistics(long bytesSent, long bytesReceived, Map<MessageTyp
      * @param payloadSent      octets of payload sent, by type
      * @param payloadReceived  octets of payload received, by type
      * @param errors           work requests that completed with an error other than FLUSHED
-     * @param streamWindow     octets of stream receive buffers posted for the peer
+     * @param streamWindow     stream octets the receive buffers posted for the peer hold
      * @param socketWrites     writes to the socket (system calls)
      * @param socketReads      reads from the socket (system calls)
      * @param spins            waits in which the waiting thread polled the socket before blocking

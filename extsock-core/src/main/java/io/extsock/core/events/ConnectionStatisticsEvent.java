@@ -119,7 +119,7 @@ public final class ConnectionStatisticsEvent extends jdk.jfr.Event {
     public long errors;
 
     @Label("Stream Window")
-    @Description("Octets of stream receive buffers posted for the peer (0: no stream over iWARP)")
+    @Description("Stream octets the receive buffers posted for the peer hold (0: no stream over iWARP)")
     @DataAmount
     public int streamWindow;
 }

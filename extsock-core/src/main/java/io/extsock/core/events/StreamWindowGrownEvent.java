@@ -21,7 +21,7 @@ public final class StreamWindowGrownEvent extends jdk.jfr.Event {
     public String peer;
 
     @Label("Old Size")
-    @Description("The receive window before, in octets of posted buffers")
+    @Description("The receive window before, in stream octets its posted buffers hold")
     @DataAmount
     public int oldSize;
 

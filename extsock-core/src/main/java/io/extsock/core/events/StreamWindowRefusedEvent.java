@@ -24,7 +24,7 @@ public final class StreamWindowRefusedEvent extends jdk.jfr.Event {
     public String peer;
 
     @Label("Size")
-    @Description("The receive window before, in octets of posted buffers")
+    @Description("The receive window before, in stream octets its posted buffers hold")
     @DataAmount
     public int size;
 

@@ -25,8 +25,11 @@ import java.util.List;
  */
 public final class DirectBufferPool {
 
-    /** The block size of the shared pool: one stream receive buffer, the staging buffer, the arena. */
-    public static final int BLOCK_SIZE = 64 * 1024;
+    /**
+     * The block size of the shared pool: one stream receive buffer (64 KiB of stream data behind
+     * its 4-octet header, {@code IwarpStream.BUFFER_SIZE}), the staging buffer, the arena.
+     */
+    public static final int BLOCK_SIZE = 64 * 1024 + 4;
 
     /** Returns the blocks of leases whose owner was dropped unclosed: one daemon thread for the JVM. */
     static final Cleaner CLEANER = Cleaner.create();

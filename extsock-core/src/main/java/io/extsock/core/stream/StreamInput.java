@@ -143,7 +143,7 @@ final class StreamInput implements WorkCompleter {
         synchronized (this) {
             posted = allocated;
         }
-        queuePair.counters().streamWindow(allocated * bufferSize);
+        queuePair.counters().streamWindow(windowOctets(allocated));
     }
 
     /** Receive buffers posted now: the window the peer may fill. */
@@ -178,7 +178,12 @@ final class StreamInput implements WorkCompleter {
         for (int i = 1; i <= posted; i++) {
             octets += recentPayloads[(recentNext - i + recentPayloads.length) % recentPayloads.length];
         }
-        return octets >= (long) posted * (bufferSize - StreamHeader.LENGTH) / 8;
+        return octets >= (long) windowOctets(posted) / 8;
+    }
+
+    /** Stream octets that many receive buffers hold: the window as the peer's writer can fill it. */
+    private int windowOctets(int buffers) {
+        return buffers * (bufferSize - StreamHeader.LENGTH);
     }
 
     @Override
@@ -325,11 +330,11 @@ final class StreamInput implements WorkCompleter {
         }
         String peer = queuePair.counters().peer();
         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
-            LOG.log(System.Logger.Level.DEBUG, "stream window for " + peer + " grown from " + from * bufferSize
-                    + " to " + to * bufferSize + " bytes (" + to + " buffers): the peer's writer waited for credits");
+            LOG.log(System.Logger.Level.DEBUG, "stream window for " + peer + " grown from " + windowOctets(from)
+                    + " to " + windowOctets(to) + " bytes (" + to + " buffers): the peer's writer waited for credits");
         }
-        ExtsockEvents.streamWindowGrown(peer, from * bufferSize, to * bufferSize);
-        queuePair.counters().streamWindow(to * bufferSize);  // after the event: who sees the size, sees it
+        ExtsockEvents.streamWindowGrown(peer, windowOctets(from), windowOctets(to));
+        queuePair.counters().streamWindow(windowOctets(to));  // after the event: who sees the size, sees it
         output.sendCreditsSoon();
     }
 
@@ -337,12 +342,12 @@ final class StreamInput implements WorkCompleter {
     private void refused(int from, int wanted, int to) {
         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
             LOG.log(System.Logger.Level.DEBUG, "stream window for " + queuePair.counters().peer() + " not grown from "
-                    + from * bufferSize + " to " + wanted * bufferSize + " bytes" + (to > from ? " but to "
-                    + to * bufferSize : "") + ": the JVM's memory budget for stream windows is spent (-D"
+                    + windowOctets(from) + " to " + windowOctets(wanted) + " bytes" + (to > from ? " but to "
+                    + windowOctets(to) : "") + ": the JVM's memory budget for stream windows is spent (-D"
                     + MemoryBudget.PROPERTY + ")");
         }
-        ExtsockEvents.streamWindowRefused(queuePair.counters().peer(), from * bufferSize, wanted * bufferSize,
-                to * bufferSize);
+        ExtsockEvents.streamWindowRefused(queuePair.counters().peer(), windowOctets(from), windowOctets(wanted),
+                windowOctets(to));
     }
 
     /** Reads like a blocking socket: at least one byte, or -1 at end of stream. */

@@ -27,8 +27,8 @@ class HostileWindowGrowthTest {
 
     private static final int WINDOW = 4 * 64 * 1024;
     private static final int MAX_WINDOW = 16 * 64 * 1024;
-    /** The payload that fills one stream receive buffer: 64 KiB less the header. */
-    private static final int FULL = 64 * 1024 - 4;
+    /** The payload that fills one stream receive buffer: 64 KiB, behind the header. */
+    private static final int FULL = 64 * 1024;
     private static final int DATA = 1;
     private static final int WAITED = 0x01;
 

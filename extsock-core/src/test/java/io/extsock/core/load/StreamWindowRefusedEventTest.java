@@ -33,7 +33,8 @@ import org.junit.jupiter.api.io.TempDir;
 class StreamWindowRefusedEventTest {
 
     private static final int BLOCK = DirectBufferPool.BLOCK_SIZE;
-    private static final int BASE_WINDOW = 4 * BLOCK;
+    /** Stream octets the 4 base buffers hold (each block holds a buffer: 64 KiB and the stream header). */
+    private static final int BASE_WINDOW = 4 * 64 * 1024;
 
     @TempDir
     Path temp;
