@@ -3,7 +3,13 @@ package io.extsock.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.testkit.wire.Finding;
+import io.extsock.testkit.wire.Verdict;
+import io.extsock.testkit.wire.WireJudge;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.Callable;
 
 /** What an {@code extsock rping -c -v -V} run that passed printed. */
 final class RpingTranscript {
@@ -22,5 +28,28 @@ final class RpingTranscript {
             assertEquals(size - 1, text.length(), "the whole buffer but its NUL\n" + client.transcript());
         }
         assertEquals("", client.err(), client.transcript());
+    }
+
+    /**
+     * As {@link #assertPings}, for a run captured on lo (port {@code port}) and judged: it also
+     * fails when the judge rejects the traffic. A failure says how many FPDUs on the wire carried
+     * a bad MPA CRC, so that a CRC error our end reports names its culprit: a bad CRC in the
+     * capture is the sender's, a good one our receiver's. The judge keeps a rejected capture
+     * under {@code target/wire-captures}.
+     */
+    static void assertCapturedPings(WireJudge judge, int port, Callable<Cli> run, int size, int count) throws Exception {
+        Path pcap = Files.createTempFile("siw-rping", ".pcapng");
+        try {
+            Verdict verdict = judge.captureAndJudge(port, pcap, output -> {
+                Cli client = run.call();
+                output.append(client.transcript());
+                assertPings(client, size, count);
+                return 0;
+            });
+            assertTrue(verdict.passed(), "the captured run failed; BAD_CRC findings on the wire: "
+                    + verdict.findings(Finding.Kind.BAD_CRC).size() + "\n" + verdict.report());
+        } finally {
+            Files.deleteIfExists(pcap);
+        }
     }
 }

@@ -4,11 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.testkit.siw.SiwGuest;
-import io.extsock.testkit.wire.Finding;
-import io.extsock.testkit.wire.Verdict;
 import io.extsock.testkit.wire.WireJudge;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -108,20 +104,10 @@ class SiwRpingUnderLoadIT {
 
     /** A client run under a capture: a failed run, or traffic the judge rejects, fails with its verdict. */
     private void capturedClientRun(int round, String run, int port, int size, int count, String crc) throws Exception {
-        Path pcap = Files.createTempFile("siw-rping", ".pcapng");
         try {
-            Verdict verdict = judge.captureAndJudge(port, pcap, output -> {
-                Cli client = ping(port, size, count, crc);
-                output.append(client.transcript());
-                RpingTranscript.assertPings(client, size, count);
-                return 0;
-            });
-            if (!verdict.passed()) {
-                failed(round, run, new AssertionError("the captured run failed; BAD_CRC findings on the wire: "
-                        + verdict.findings(Finding.Kind.BAD_CRC).size() + "\n" + verdict.report()));
-            }
-        } finally {
-            Files.deleteIfExists(pcap);
+            RpingTranscript.assertCapturedPings(judge, port, () -> ping(port, size, count, crc), size, count);
+        } catch (AssertionError e) {
+            failed(round, run, e);
         }
     }
 
