@@ -50,7 +50,7 @@ class SiwInteropIT {
     @Test
     void extsockClientPingsSiwServer() throws Exception {
         for (String crc : List.of("--crc", "--no-crc")) {
-            assertPings(ping(guest.rpingPort(), 64, 20, crc), 64, 20);
+            withGuestDiagnostics(() -> RpingTranscript.assertPings(ping(guest.rpingPort(), 64, 20, crc), 64, 20));
         }
     }
 
@@ -67,16 +67,14 @@ class SiwInteropIT {
         int port = guest.largeRpingPort();
         for (String crc : List.of("--crc", "--no-crc")) {
             for (int[] run : sizesAndCounts) {
-                if (crc.equals("--crc")) {
-                    try {
+                withGuestDiagnostics(() -> {
+                    if (crc.equals("--crc")) {
                         RpingTranscript.assertCapturedPings(judge, port, () -> ping(port, run[0], run[1], crc), run[0],
                                 run[1]);
-                    } catch (AssertionError e) {
-                        throw new AssertionError(e.getMessage() + guest.diagnostics(), e);
+                    } else {
+                        RpingTranscript.assertPings(ping(port, run[0], run[1], crc), run[0], run[1]);
                     }
-                } else {
-                    assertPings(ping(port, run[0], run[1], crc), run[0], run[1]);
-                }
+                });
             }
         }
     }
@@ -137,17 +135,17 @@ class SiwInteropIT {
                 crc);
     }
 
-    /** Every ping verified (-V) and echoed (-v): rping's own text, as the server wrote it back. */
-    private static void assertPings(Cli client, int size, int count) throws Exception {
-        assertEquals(0, client.waitFor(), client.transcript() + guest.diagnostics());
-        List<String> pings = client.out().lines().filter(line -> line.startsWith("ping data: ")).toList();
-        assertEquals(count, pings.size(), client.transcript());
-        for (int i = 0; i < count; i++) {
-            String text = pings.get(i).substring("ping data: ".length());
-            assertTrue(text.startsWith("rdma-ping-" + i + ": "), client.transcript());
-            assertEquals(size - 1, text.length(), "the whole buffer but its NUL\n" + client.transcript());
+    /** A check of client runs whose failure also says what the guest saw (its console and dmesg). */
+    private interface ClientCheck {
+        void run() throws Exception;
+    }
+
+    private static void withGuestDiagnostics(ClientCheck check) throws Exception {
+        try {
+            check.run();
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + guest.diagnostics(), e);
         }
-        assertEquals("", client.err(), client.transcript());
     }
 
     private static List<String> extsockCommand(String... args) {

@@ -149,7 +149,7 @@ final class StreamOutput implements WorkCompleter {
         this.credits = peerReceiveBuffers;
         this.window = peerReceiveBuffers;
         this.maxPayload = peerBufferSize - StreamHeader.LENGTH;
-        int batchCapacity = Math.min(maxPayload, IwarpStream.BUFFER_SIZE - StreamHeader.LENGTH);
+        int batchCapacity = Math.min(maxPayload, IwarpStream.BUFFER_DATA);
         this.batch = new SmallWriteBatch(batchCapacity);
         this.mostBatched = Math.min(MAX_BATCHED_WRITE, batchCapacity / 2);
     }

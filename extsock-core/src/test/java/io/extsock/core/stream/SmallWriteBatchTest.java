@@ -27,7 +27,7 @@ class SmallWriteBatchTest extends OnStreamPair {
     /** A read waits at most this long: a writer that failed must fail the test, not hang it (reads ignore interrupts). */
     private static final int READ_TIMEOUT_MILLIS = 20_000;
     /** Writes of {@link #SMALL} bytes a full batch holds. */
-    private static final int BATCH_WRITES = (IwarpStream.BUFFER_SIZE - StreamHeader.LENGTH) / SMALL;
+    private static final int BATCH_WRITES = IwarpStream.BUFFER_DATA / SMALL;
 
     /**
      * The reader reads nothing while the writer writes until its batch is full: the writes that
@@ -113,7 +113,7 @@ class SmallWriteBatchTest extends OnStreamPair {
      */
     @Test
     void onlySmallWritesWaitInTheBatchWhileCreditsAreLow() throws Exception {
-        int sendPayload = IwarpStream.BUFFER_SIZE - StreamHeader.LENGTH;
+        int sendPayload = IwarpStream.BUFFER_DATA;
         byte[] large = new byte[2 * sendPayload + 100];
         new Random(5).nextBytes(large);
         OwnThread.run("small-writer", () -> writer.write(large, 0, large.length)).get(20, TimeUnit.SECONDS);
