@@ -3,7 +3,6 @@ package io.extsock.examples;
 import io.extsock.ExtendedSocket;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.IwarpConnection;
-import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.RemoteBuffer;
 import io.extsock.verbs.WriteRequest;
 import java.io.DataInputStream;
@@ -20,7 +19,6 @@ import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.ExecutionException;
 
@@ -125,9 +123,11 @@ final class FileSender {
     }
 
     /**
-     * RDMA-Writes the mapped file through the client's ring (see {@link FileRing}): each chunk
-     * into the next slot, then CHUNK and its length behind it (a stream message after a Write
-     * arrives after its data); a slot is written again only after the client's FREE for it.
+     * RDMA-Writes the file through the client's ring (see {@link FileRing}) from a ring of ours
+     * ({@link FileSendRing}): each chunk read into the next slot of ours and written into the
+     * next of the client's, then CHUNK and its length behind it (a stream message after a Write
+     * arrives after its data). A client slot is written again only after the client's FREE for
+     * it, a slot of ours filled again only after the Write from it completed.
      */
     private byte[] sendByWrites(IwarpConnection verbs, FileChannel channel, long size, DataInputStream in,
                                 DataOutputStream out) throws IOException, InterruptedException {
@@ -141,32 +141,33 @@ final class FileSender {
             throw new SocketException("the client offered no slots to write into");
         }
         Future<byte[]> hash = hashMeanwhile();
-        try (MappedFile source = MappedFile.register(verbs, channel, size, false, Set.of())) {
+        try (FileSendRing ring = FileSendRing.register(verbs, channel,
+                Math.max(1, Math.min(slots.size(), FileSendRing.SLOTS)))) {
             WriteRequest request = new WriteRequest();  // reusable: posting copies what it needs
-            long chunk = 0;
             int free = slots.size();
             int inFlight = 0;
-            for (MemoryRegion region : source.regions()) {
-                for (long offset = 0; offset < region.length(); chunk++) {
-                    if (free == 0) {
-                        awaitFree(in);
-                        free++;
-                    }
-                    RemoteBuffer slot = slots.get((int) (chunk % slots.size()));
-                    int length = (int) Math.min(slot.length(), region.length() - offset);
-                    verbs.post(request.gather(region.slice(offset, length)).target(slot.slice(0, length)));
-                    free--;
-                    out.writeByte(FileProtocol.CHUNK);
-                    out.writeInt(length);
-                    out.flush();
-                    if (++inFlight == slots.size()) {  // the completion queue never holds more than a ring's worth
-                        Completions.next(verbs.completions());
-                        inFlight--;
-                    }
-                    offset += length;
+            for (long chunk = 0, position = 0; position < size; chunk++) {
+                if (free == 0) {
+                    awaitFree(in);
+                    free++;
                 }
+                RemoteBuffer slot = slots.get((int) (chunk % slots.size()));
+                int length = (int) Math.min(Math.min(slot.length(), FileSendRing.SLOT_SIZE), size - position);
+                verbs.post(request.gather(ring.fill((int) (chunk % ring.slots()), position, length))
+                        .target(slot.slice(0, length)));
+                free--;
+                out.writeByte(FileProtocol.CHUNK);
+                out.writeInt(length);
+                out.flush();
+                // The completion queue never holds more than a ring's worth, and the Write from
+                // the slot filled next has completed: one queue pair completes in posting order.
+                if (++inFlight == ring.slots()) {
+                    Completions.next(verbs.completions());
+                    inFlight--;
+                }
+                position += length;
             }
-            for (; inFlight > 0; inFlight--) {  // every Write done before its source is deregistered
+            for (; inFlight > 0; inFlight--) {  // every Write done before the ring is deregistered
                 Completions.next(verbs.completions());
             }
             for (; free < slots.size(); free++) {  // every chunk in the client's file; what follows is its verdict
