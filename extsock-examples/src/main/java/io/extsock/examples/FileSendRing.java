@@ -15,13 +15,13 @@ import java.util.Set;
  *
  * <p>Why not RDMA straight from a mapping of the file (the read method must, as the client
  * reads the server's memory): on the 2-vCPU VM of the README, the first pass over a fresh 1 GiB
- * mapping took 0.44-0.97 s against 0.045 s for the next one (MAP_POPULATE did not help; it is
- * paid per 4 KiB page-table entry, so a file whose page cache is in 2 MiB folios pays it once,
- * but one written 1 MiB at a time does not), and a mapping kept for later
- * transfers came out slower still (4 GiB by write, 4 rounds: 378-540 MB/s against 611-711). A
- * read(2) into a buffer that stays mapped costs a kernel copy instead and leaves the chunk in
- * the cache for the CRC and the send: 1 GiB read in chunks of 256 KiB, each then CRC-ed, took
- * 0.25-0.38 s, and in a 4 GiB get the server's CRC fell from 1.4 s of CPU to 0.05 s.
+ * mapping took 0.44-0.97 s against 0.045 s for the next one. MAP_POPULATE did not help; the
+ * cost is paid per 4 KiB page-table entry, so a file whose page cache is in 2 MiB folios pays it
+ * once, one written 1 MiB at a time on every mapping. A mapping kept for later transfers came
+ * out slower still (4 GiB by write, 4 rounds: 378-540 MB/s against 611-711). A read(2) into a
+ * buffer that stays mapped costs a kernel copy instead and leaves the chunk in the cache for the
+ * CRC and the send: 1 GiB read in chunks of 256 KiB, each then CRC-ed, took 0.25-0.38 s, and in
+ * a 4 GiB get the server's CRC fell from 1.4 s of CPU to 0.05 s.
  */
 final class FileSendRing implements AutoCloseable {
 
