@@ -12,6 +12,11 @@ public enum CompletionStatus {
     REMOTE_ACCESS_ERROR,
     /** The peer failed the operation for another reason, or the peer sent a Terminate. */
     REMOTE_OPERATION_ERROR,
+    /**
+     * This side could not carry the request out: the bytes of its source, a file region
+     * ({@link IwarpConnection#registerFile}), could not be read. The connection ends with it.
+     */
+    LOCAL_OPERATION_ERROR,
     /** The connection ended before the request could complete. */
     FLUSHED
 }

@@ -2,6 +2,7 @@ package io.extsock.verbs;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -54,6 +55,43 @@ public interface IwarpConnection {
      *         read-only buffer with a write right
      */
     MemoryRegion registerPinned(ByteBuffer buffer, Set<Access> access) throws IOException;
+
+    /**
+     * Registers bytes of a file, without mapping it: the peer may RDMA-Read them (with {@link
+     * Access#REMOTE_READ}), and slices of the region may be the source of Sends and RDMA Writes.
+     * The engine reads each segment's bytes from the file (pread) into a staging buffer of the
+     * connection's as it frames it, and computes the CRC there. Compared with registering a
+     * mapping ({@link java.nio.channels.FileChannel#map}): no page of the file is mapped, so none
+     * is faulted in or touched through a page table of this process (costly on some virtual
+     * machines), a region may be longer than the 2 GiB a {@code MappedByteBuffer} holds, and a
+     * file that shrinks underneath ends the connection with an error rather than crashing the
+     * JVM (a mapping's access beyond a truncated file's end is a SIGBUS); the price is one copy
+     * in the kernel, as {@code read(2)} makes.
+     *
+     * <p>The region opens the file itself, read-only, and closes it when deregistered. It reads
+     * the file as it is when each segment is framed, not as it was at registration. If a read
+     * fails or finds the file shorter than the region, the connection ends: a Terminate (RDMAP,
+     * local catastrophic error) goes to the peer, whose Read then fails, and a Send or Write
+     * from the region completes {@link CompletionStatus#LOCAL_OPERATION_ERROR}, its message
+     * naming the file and the position. An interrupt of the thread that frames does not close
+     * the file (the region reopens it, and keeps the thread's interrupt status).
+     *
+     * @param file     a regular file to read
+     * @param position where the region starts in the file
+     * @param length   the region's length in bytes; the region spans tagged offsets
+     *                 {@code [0, length)}
+     * @param access   {@link Access#REMOTE_READ} or nothing (a local gather source only)
+     * @return the registered region; its {@link MemoryRegion#buffer()} is unsupported, and a
+     *         region longer than a {@link RemoteBuffer} holds (2^32 - 1 bytes) is advertised in
+     *         windows ({@link MemoryRegion#remote(long, long)})
+     * @throws IllegalArgumentException for a write right (a file region is read-only), or a
+     *         negative position or length
+     * @throws java.io.EOFException if the region reaches beyond the file's end
+     * @throws IOException if the file cannot be opened, the connection has ended or its table
+     *         of regions is full
+     */
+    MemoryRegion registerFile(Path file, long position, long length, Set<Access> access)
+            throws IOException;
 
     /**
      * Posts a request; its completion goes to {@link #completions()}. The request object may

@@ -17,6 +17,8 @@ public interface MemoryRegion extends AutoCloseable {
      * The registered buffer.
      *
      * @return the buffer as registered (position 0, limit = capacity at registration)
+     * @throws UnsupportedOperationException for a file region ({@link
+     *         IwarpConnection#registerFile}), which has no buffer
      */
     ByteBuffer buffer();
 

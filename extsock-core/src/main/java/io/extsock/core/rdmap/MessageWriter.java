@@ -119,6 +119,15 @@ public final class MessageWriter {
         header.flip();
     }
 
+    /**
+     * Gives up the message under way, whose rest cannot be framed (its source failed): the
+     * writer is idle again, for a Terminate. What was framed of it stays framed: whole FPDUs.
+     */
+    public void abandon() {
+        finish();
+        segmentPending = false;
+    }
+
     /** Whether a message is started and not yet fully written. */
     public boolean inProgress() {
         return active;

@@ -22,19 +22,25 @@ final class InboundRead implements MessagePayload {
     RegisteredRegion source;
     LentViews lentViews;
 
+    /**
+     * A Read may ask for up to 2^32 - 1 octets (RFC 5040 section 4.4) and a file region may hold
+     * them, but a piece's length is an int: the response is pieces of 1 GiB.
+     */
+    static final long PIECE = 1L << 30;
+
     @Override
     public int pieces() {
-        return size == 0 ? 0 : 1;
+        return (int) ((size + PIECE - 1) / PIECE);
     }
 
     @Override
     public int length(int piece) {
-        return (int) size;
+        return (int) Math.min(PIECE, size - piece * PIECE);
     }
 
     @Override
     public ByteBuffer view(int piece, int from, int to) {
-        return lentViews.lend(source, sourceTaggedOffset + from, to - from);
+        return lentViews.lend(source, sourceTaggedOffset + piece * PIECE + from, to - from);
     }
 
     void clear() {

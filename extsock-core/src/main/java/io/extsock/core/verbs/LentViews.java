@@ -5,8 +5,9 @@ import java.util.ArrayList;
 
 /**
  * The region views a gathering write references, lent by their regions while the write is
- * assembled and given back once it went out. Transmit side only; its lists are reused, so the
- * steady state allocates nothing.
+ * assembled and given back once it went out. A file region has no memory to view: its bytes are
+ * read into a staging block of the connection's ({@link StagingBlocks}), lent the same way.
+ * Transmit side only; its lists are reused, so the steady state allocates nothing.
  */
 final class LentViews {
 
@@ -14,9 +15,27 @@ final class LentViews {
     private final ArrayList<ByteBuffer> views = new ArrayList<>();
     /** Regions held by Read Responses whose last octets are in this write. */
     private final ArrayList<RegisteredRegion> held = new ArrayList<>();
+    private StagingBlocks staging;
 
+    /**
+     * @throws SourceUnreadableException if the region is a file's and its bytes could not be read
+     */
     ByteBuffer lend(RegisteredRegion region, long offset, int length) {
-        ByteBuffer view = region.lendTransmitView(offset, length);
+        ByteBuffer view;
+        if (region.isFile()) {
+            if (staging == null) {
+                staging = new StagingBlocks();
+            }
+            view = staging.take(length);
+            try {
+                region.readFileInto(view, offset);
+            } catch (RuntimeException e) {
+                staging.giveBack(view);
+                throw e;
+            }
+        } else {
+            view = region.lendTransmitView(offset, length);
+        }
         regions.add(region);
         views.add(view);
         return view;
@@ -30,7 +49,12 @@ final class LentViews {
     /** The write is done: every view goes back to its region, every hold is released. */
     void returnAll() {
         for (int i = 0; i < views.size(); i++) {
-            regions.get(i).returnTransmitView(views.get(i));
+            RegisteredRegion region = regions.get(i);
+            if (region.isFile()) {
+                staging.giveBack(views.get(i));
+            } else {
+                region.returnTransmitView(views.get(i));
+            }
         }
         regions.clear();
         views.clear();

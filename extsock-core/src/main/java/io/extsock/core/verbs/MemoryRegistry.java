@@ -4,11 +4,13 @@ import io.extsock.core.terminate.TerminateCause;
 import io.extsock.verbs.Access;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.IntFunction;
 
 /**
  * The registered regions of one connection: its protection domain. A peer reaches memory only
@@ -73,10 +75,7 @@ public final class MemoryRegistry {
      */
     public RegisteredRegion register(ByteBuffer buffer, Set<Access> access, boolean pin) throws IOException {
         Objects.requireNonNull(buffer, "buffer");
-        Objects.requireNonNull(access, "access");
-        for (Access right : access) {
-            Objects.requireNonNull(right, "access contains null");
-        }
+        requireRights(access);
         if (buffer.isReadOnly() && (access.contains(Access.LOCAL_WRITE) || access.contains(Access.REMOTE_WRITE))) {
             throw new IllegalArgumentException("a read-only buffer cannot be registered with LOCAL_WRITE or"
                     + " REMOTE_WRITE: " + access);
@@ -85,22 +84,60 @@ public final class MemoryRegistry {
         requireOpen();
         PinnedRange pinned = pin ? MemoryPinning.pin(memory) : null;
         try {
-            synchronized (lock) {
-                requireOpen();
-                if (table.size() >= maxRegions) {
-                    throw new IOException("cannot register more than " + maxRegions
-                            + " regions on one connection; deregister some first");
-                }
-                RegisteredRegion region = new RegisteredRegion(this, memory, buffer.order(), freshStag(), access,
-                        pinned);
-                table.put(region);
-                return region;
-            }
+            return add(stag -> new RegisteredRegion(this, memory, buffer.order(), stag, access, pinned));
         } catch (IOException | RuntimeException e) {
             if (pinned != null) {
                 MemoryPinning.unpin(pinned);
             }
             throw e;
+        }
+    }
+
+    /**
+     * Registers the bytes {@code [position, position + length)} of a file, read as they are
+     * framed rather than mapped ({@link FileRegionSource}). The region opens the file and
+     * closes it when deregistered.
+     *
+     * @throws IllegalArgumentException for a write right, or a negative position or length
+     * @throws java.io.EOFException if the range reaches beyond the file's end
+     * @throws IOException if the file cannot be opened, the table is full, or the connection
+     *     has ended
+     */
+    public RegisteredRegion registerFile(Path file, long position, long length, Set<Access> access)
+            throws IOException {
+        requireRights(access);
+        if (access.contains(Access.LOCAL_WRITE) || access.contains(Access.REMOTE_WRITE)) {
+            throw new IllegalArgumentException("a file region is read-only: it cannot be registered with"
+                    + " LOCAL_WRITE or REMOTE_WRITE: " + access);
+        }
+        requireOpen();
+        FileRegionSource source = FileRegionSource.open(file, position, length);
+        try {
+            return add(stag -> new RegisteredRegion(this, source, stag, access));
+        } catch (IOException | RuntimeException e) {
+            source.close();
+            throw e;
+        }
+    }
+
+    /** Makes a region with a fresh STag and puts it in the table, unless the table is full or closed. */
+    private RegisteredRegion add(IntFunction<RegisteredRegion> withStag) throws IOException {
+        synchronized (lock) {
+            requireOpen();
+            if (table.size() >= maxRegions) {
+                throw new IOException("cannot register more than " + maxRegions
+                        + " regions on one connection; deregister some first");
+            }
+            RegisteredRegion region = withStag.apply(freshStag());
+            table.put(region);
+            return region;
+        }
+    }
+
+    private static void requireRights(Set<Access> access) {
+        Objects.requireNonNull(access, "access");
+        for (Access right : access) {
+            Objects.requireNonNull(right, "access contains null");
         }
     }
 
@@ -153,7 +190,7 @@ public final class MemoryRegistry {
             }
         }
         for (RegisteredRegion region : removed) {
-            unpin(region);
+            release(region);
         }
     }
 
@@ -189,7 +226,7 @@ public final class MemoryRegistry {
         }
         fence.awaitUnused(region);
         if (first) {
-            unpin(region);
+            release(region);
         }
     }
 
@@ -204,7 +241,9 @@ public final class MemoryRegistry {
         return region != null && !region.isDeregistered() ? region : null;
     }
 
-    private static void unpin(RegisteredRegion region) {
+    /** What a deregistered region held: its pinned pages, a file region's file. */
+    private static void release(RegisteredRegion region) {
+        region.closeFile();
         PinnedRange pinned = region.pinnedRange();
         if (pinned != null) {
             MemoryPinning.unpin(pinned);

@@ -18,6 +18,7 @@ import io.extsock.verbs.WorkRequest;
 import io.extsock.verbs.WriteRequest;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -81,6 +82,18 @@ public final class QueuePairVerbs implements IwarpConnection {
         return register(buffer, access, true);
     }
 
+    @Override
+    public MemoryRegion registerFile(Path file, long position, long length, Set<Access> access)
+            throws IOException {
+        requireConnected();
+        waiting.progressWhileIdle();
+        try {
+            return registry.registerFile(file, position, length, access);
+        } catch (IOException e) {
+            throw endedOr(e);  // the file, or too many regions, unless the connection ended
+        }
+    }
+
     /**
      * The connection may end between the check and the registration (its end closes the
      * registry): that is the same news as the check's, so it comes as the same checked
@@ -92,13 +105,18 @@ public final class QueuePairVerbs implements IwarpConnection {
         try {
             return registry.register(buffer, access, pin);
         } catch (IOException e) {
-            if (!registry.isClosed()) {
-                throw e;  // pinning refused, or too many regions: not the connection's end
-            }
-            QueuePairClosedException ended = new QueuePairClosedException(queuePair.failure());
-            ended.initCause(e);
-            throw ended;
+            throw endedOr(e);  // pinning refused, or too many regions, unless the connection ended
         }
+    }
+
+    /** A registration's failure as it is, or, if the connection ended meanwhile, as that end. */
+    private IOException endedOr(IOException failure) {
+        if (!registry.isClosed()) {
+            return failure;
+        }
+        QueuePairClosedException ended = new QueuePairClosedException(queuePair.failure());
+        ended.initCause(failure);
+        return ended;
     }
 
     /**

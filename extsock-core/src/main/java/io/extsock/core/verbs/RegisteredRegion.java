@@ -24,6 +24,9 @@ import java.util.Set;
  * original's position and limit freely. Heap buffers can be registered, but they are not zero
  * copy: the engine moves their bytes through a direct buffer.
  *
+ * <p>A file region has no buffer: its bytes are a range of a file ({@link FileRegionSource}),
+ * read as they are framed. It is read-only (no write right), so nothing is ever placed into it.
+ *
  * <p>A region stops being valid when the application closes it (deregistration) or when the
  * peer invalidates its STag with a Send with Invalidate (RFC 5040 section 5.3); either way its
  * STag names nothing from then on.
@@ -46,7 +49,10 @@ public final class RegisteredRegion implements MemoryRegion {
     private final MemoryRegistry registry;
     /** The connection's fence (null only for the table's tombstone). */
     private final RegionFence fence;
+    /** The registered buffer; null for a file region. */
     private final ByteBuffer memory;
+    /** The file range of a file region; null for a buffer's. */
+    private final FileRegionSource file;
     private final ByteOrder order;
     private final int stag;
     private final Set<Access> access;
@@ -69,9 +75,23 @@ public final class RegisteredRegion implements MemoryRegion {
 
     RegisteredRegion(MemoryRegistry registry, ByteBuffer memory, ByteOrder order, int stag, Set<Access> access,
             PinnedRange pinnedRange) {
+        this(registry, memory, null, order, stag, access, pinnedRange);
+    }
+
+    /** A file region: read-only, never pinned. */
+    RegisteredRegion(MemoryRegistry registry, FileRegionSource file, int stag, Set<Access> access) {
+        this(registry, null, file, ByteOrder.BIG_ENDIAN, stag, access, null);
+        if (localWrite || remoteWrite) {
+            throw new IllegalArgumentException("a file region is read-only: " + access);
+        }
+    }
+
+    private RegisteredRegion(MemoryRegistry registry, ByteBuffer memory, FileRegionSource file, ByteOrder order,
+            int stag, Set<Access> access, PinnedRange pinnedRange) {
         this.registry = registry;
         this.fence = registry != null ? registry.fence() : null;
         this.memory = memory;
+        this.file = file;
         this.order = order;
         this.stag = stag;
         this.access = Collections.unmodifiableSet(access.isEmpty() ? EnumSet.noneOf(Access.class)
@@ -80,8 +100,8 @@ public final class RegisteredRegion implements MemoryRegion {
         this.remoteRead = access.contains(Access.REMOTE_READ);
         this.remoteWrite = access.contains(Access.REMOTE_WRITE);
         this.pinnedRange = pinnedRange;
-        this.placementView = memory.duplicate();
-        this.transmitView = memory.asReadOnlyBuffer();
+        this.placementView = memory != null ? memory.duplicate() : null;
+        this.transmitView = memory != null ? memory.asReadOnlyBuffer() : null;
     }
 
     /** The marker {@link StagTable} leaves where it removed a region: STag 0, no memory, no rights. */
@@ -93,6 +113,10 @@ public final class RegisteredRegion implements MemoryRegion {
     /** A fresh view of the whole region: position 0, limit = capacity, the original's byte order. */
     @Override
     public ByteBuffer buffer() {
+        if (file != null) {
+            throw new UnsupportedOperationException("region " + Stag.toString(stag) + " is a file region (of "
+                    + file.path() + "): it has no buffer; read the file itself");
+        }
         return memory.duplicate().order(order);
     }
 
@@ -103,7 +127,7 @@ public final class RegisteredRegion implements MemoryRegion {
 
     @Override
     public long length() {
-        return memory.capacity();
+        return file != null ? file.length() : memory.capacity();
     }
 
     @Override
@@ -193,6 +217,7 @@ public final class RegisteredRegion implements MemoryRegion {
      * deregistration gets here (a later segment's STag names nothing); it is dropped.
      */
     public ByteBuffer placementWindow(long offset, int length) {
+        requireMemory();
         fence.placingInto(this);
         if (state == DEREGISTERED) {
             return ByteBuffer.allocate(length);  // the rare race only: allocation is fine here
@@ -235,6 +260,7 @@ public final class RegisteredRegion implements MemoryRegion {
      * thread at a time. Allocation-free.
      */
     public ByteBuffer transmitWindow(long offset, int length) {
+        requireMemory();
         return window(transmitView, offset, length);
     }
 
@@ -246,6 +272,7 @@ public final class RegisteredRegion implements MemoryRegion {
      * steady state.
      */
     public ByteBuffer lendTransmitView(long offset, int length) {
+        requireMemory();
         ByteBuffer view = transmitViewPool.pollFirst();
         if (view == null) {
             view = memory.duplicate().order(order);
@@ -260,6 +287,36 @@ public final class RegisteredRegion implements MemoryRegion {
     public void returnTransmitView(ByteBuffer view) {
         if (transmitViewPool.size() < MAX_POOLED_VIEWS) {
             transmitViewPool.addFirst(view);
+        }
+    }
+
+    /** Whether this is a file region: its bytes come by {@link #readFileInto}, it has no views. */
+    boolean isFile() {
+        return file != null;
+    }
+
+    /**
+     * Fills {@code block} (position to limit) with the file region's bytes from {@code offset}
+     * and flips it. Transmit path only.
+     *
+     * @throws SourceUnreadableException if the file could not be read there
+     */
+    void readFileInto(ByteBuffer block, long offset) {
+        Objects.checkFromIndexSize(offset, block.remaining(), length());
+        file.readInto(block, offset);
+    }
+
+    /** Closes a file region's file, after deregistration. */
+    void closeFile() {
+        if (file != null) {
+            file.close();
+        }
+    }
+
+    private void requireMemory() {
+        if (file != null) {
+            throw new IllegalStateException("region " + Stag.toString(stag) + " is a file region: it has no"
+                    + " memory to view or place into");
         }
     }
 
@@ -303,7 +360,8 @@ public final class RegisteredRegion implements MemoryRegion {
     public String toString() {
         int now = state;
         return "RegisteredRegion[stag=" + Stag.toString(stag) + ", length=" + length() + ", access=" + access
-                + (pinnedRange != null ? ", pinned" : "") + (memory.isDirect() ? "" : ", heap")
+                + (pinnedRange != null ? ", pinned" : "")
+                + (file != null ? ", file " + file.path() : memory.isDirect() ? "" : ", heap")
                 + (now == VALID ? "" : now == INVALIDATED ? ", invalidated" : ", deregistered") + "]";
     }
 }

@@ -73,12 +73,15 @@ final class TransmitSide {
         while (true) {
             boolean started;
             if (writer.inProgress()) {
-                boolean finished = writer.writeTo(out);
-                framed = true;
-                if (!finished) {
-                    return true;  // the gather is full: write it, then call again
+                framed = true;  // whole FPDUs of it may be in the gather even if its source fails
+                try {
+                    if (!writer.writeTo(out)) {
+                        return true;  // the gather is full: write it, then call again
+                    }
+                    started = messageFramedAndStartNext();
+                } catch (SourceUnreadableException e) {
+                    started = sourceUnreadable(e);  // a Terminate instead of the rest of the message
                 }
-                started = messageFramedAndStartNext();
             } else {
                 started = startNextMessage();
             }
@@ -236,6 +239,42 @@ final class TransmitSide {
         }
         read.source = source;
         return true;
+    }
+
+    /**
+     * The message being framed lost its source: a file region's bytes could not be read. What
+     * went out of it cannot be taken back, so the connection ends: a Terminate (RDMAP local
+     * catastrophic error, as siw reports its own transmit faults) follows the FPDUs framed so
+     * far, and the request whose source it was completes LOCAL_OPERATION_ERROR (a Read
+     * Response's requester learns it from the Terminate). Once the connection has ended anyway
+     * (its end closed the file under the read), the message is simply dropped.
+     *
+     * @return whether a Terminate was started, to frame next
+     */
+    private boolean sourceUnreadable(SourceUnreadableException failure) {
+        writer.abandon();
+        synchronized (qp.lock) {
+            SendWork culprit = framing;
+            framing = null;
+            if (responding != null) {
+                if (responding.source != null) {
+                    lentViews.releaseHoldAfterWrite(responding.source);
+                }
+                qp.inboundReads.release(responding);
+                responding = null;
+            }
+            if (qp.state == QueuePairState.CONNECTED) {
+                TerminateCause cause = TerminateCause.RDMAP_LOCAL_CATASTROPHIC;
+                qp.terminateToSend = new TerminateHeader().reset(cause);
+                qp.end("terminated by this side: " + failure.getMessage(), CompletionCause.terminateSent(
+                        cause.layer().wireValue(), cause.errorType(), cause.errorCode()), CompletionStatus.FLUSHED,
+                        culprit, CompletionStatus.LOCAL_OPERATION_ERROR);
+            } else if (culprit != null && !culprit.done) {
+                culprit.finish(CompletionStatus.FLUSHED, qp.failure, qp.failureCause);
+                qp.deliverSendCompletions();
+            }
+            return startNextMessage();
+        }
     }
 
     /** A send-queue head may go unless it is a Read beyond the negotiated ORD. */

@@ -22,7 +22,10 @@
  * </table>
  * The engine builds the codecs ({@link io.extsock.core.verbs.WirePipeline}) and hands them to
  * the queue pair, and it alone waits ({@link io.extsock.core.verbs.InlineWait}); nothing in this
- * package does I/O or blocks a thread. Which thread owns which state: the engine's package-info.
+ * package does network I/O or waits for anything. Its one I/O is a file region's {@code pread}
+ * ({@code FileRegionSource}), which the transmit side makes as it frames the region's bytes into
+ * a staging block ({@code StagingBlocks}). Which thread owns which state: the engine's
+ * package-info.
  *
  * <h2>The application's side</h2>
  * {@link io.extsock.core.verbs.QueuePairVerbs} is the API's {@code IwarpConnection} over one

@@ -8,9 +8,12 @@ import io.extsock.verbs.Access;
 import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.EnumSet;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The race in {@link QueuePairVerbs#register}: it sees the connection open, then the
@@ -22,7 +25,7 @@ class RegisterWhenConnectionEndsTest {
 
     @Test
     @DisplayName("registry closed after the connection check: a checked exception naming the connection's end")
-    void registryClosedAfterTheCheck() throws IOException {
+    void registryClosedAfterTheCheck(@TempDir Path directory) throws IOException {
         EmbeddedPair pair = EmbeddedPair.open(1, 64);
         EmbeddedPair.Side side = pair.responder();
         side.registry.closeAll();  // the end, as seen by a register that already passed its check
@@ -37,17 +40,25 @@ class RegisterWhenConnectionEndsTest {
         QueuePairClosedException pinned = assertThrows(QueuePairClosedException.class,
                 () -> verbs.registerPinned(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE)));
         assertTrue(pinned.getMessage().contains("connection has ended"), pinned.getMessage());
+
+        Path file = Files.write(directory.resolve("f.bin"), new byte[64]);
+        QueuePairClosedException ofFile = assertThrows(QueuePairClosedException.class,
+                () -> verbs.registerFile(file, 0, 64, EnumSet.of(Access.REMOTE_READ)));
+        assertTrue(ofFile.getMessage().contains("connection has ended"), ofFile.getMessage());
     }
 
     @Test
     @DisplayName("after the connection ended: the same exception, with how it ended")
-    void registerAfterTheEnd() throws IOException {
+    void registerAfterTheEnd(@TempDir Path directory) throws IOException {
         EmbeddedPair pair = EmbeddedPair.open(2, 64);
         EmbeddedPair.Side side = pair.responder();
         side.queuePair.close();
         QueuePairClosedException ended = assertThrows(QueuePairClosedException.class,
                 () -> side.verbs().register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE)));
         assertTrue(ended.getMessage().contains("the connection was closed"), ended.getMessage());
+        QueuePairClosedException ofFile = assertThrows(QueuePairClosedException.class,
+                () -> side.verbs().registerFile(directory.resolve("missing.bin"), 0, 0, EnumSet.noneOf(Access.class)));
+        assertTrue(ofFile.getMessage().contains("the connection was closed"), ofFile.getMessage());
     }
 
     @Test
