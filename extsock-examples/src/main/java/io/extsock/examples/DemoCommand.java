@@ -45,6 +45,8 @@ import picocli.CommandLine.Spec;
 final class DemoCommand implements Callable<Integer> {
 
     private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+    /** The most --size takes: the RDMA steps register direct buffers of that size. */
+    private static final long MAX_SIZE = 1L << 30;
 
     @Spec
     CommandSpec spec;
@@ -84,7 +86,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (size < 1 || size > MappedFile.SEGMENT) {
+        if (size < 1 || size > MAX_SIZE) {
             throw new ParameterException(spec.commandLine(), "--size must be from 1 B to 1 GiB: " + size);
         }
         if (warmUp < 0) {

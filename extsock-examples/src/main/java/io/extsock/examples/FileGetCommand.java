@@ -25,8 +25,8 @@ final class FileGetCommand implements Callable<Integer> {
 
     @Option(names = "--method", paramLabel = "METHOD", defaultValue = "write",
             description = "stream: over the socket's stream; write: the server RDMA-Writes into our registered "
-                    + "buffers, which we write to the file; read: we RDMA-Read the server's memory-mapped file "
-                    + "into such buffers; transferTo: plain TCP over java.nio "
+                    + "buffers, which we write to the file; read: we RDMA-Read the server's file (registered as "
+                    + "a file region) into such buffers; transferTo: plain TCP over java.nio "
                     + "channels, the server's FileChannel.transferTo (sendfile) and our channel reads, needs --no-iwarp "
                     + "on both ends (default: ${DEFAULT-VALUE}).")
     FileMethod method;

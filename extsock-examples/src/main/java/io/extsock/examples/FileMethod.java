@@ -4,9 +4,12 @@ package io.extsock.examples;
 enum FileMethod {
     /** Over the socket's stream (plain TCP or IWARP_MODE Sends), copied through user space. */
     stream,
-    /** The server RDMA-Writes its memory-mapped file into a ring of the client's, which it writes to its file. */
+    /**
+     * The server reads its file into a ring of registered buffers and RDMA-Writes each chunk into
+     * a ring of the client's, which writes it to its file.
+     */
     write,
-    /** The client RDMA-Reads the server's memory-mapped file through a ring into its file. */
+    /** The client RDMA-Reads the server's file, registered as a file region, through a ring into its file. */
     read,
     /**
      * Plain TCP as a Java program without extsock would do it: the server's {@code

@@ -186,7 +186,7 @@ final class FileReceiver {
         }  // deregistered: the server can write no more
     }
 
-    /** RDMA-Reads the server's mapped file through a ring into ours, then says so; returns the server's hash. */
+    /** RDMA-Reads the server's file region through a ring into ours, then says so; returns the server's hash. */
     private static byte[] receiveByReads(IwarpConnection verbs, FileChannel channel, long size, DataInputStream in,
                                          DataOutputStream out, Progress bar) throws IOException, InterruptedException {
         List<RemoteBuffer> sources = FileProtocol.readRegions(in);

@@ -13,9 +13,9 @@ import java.util.Set;
  * Where a file leaves the serving end of the write method: a ring of registered buffers, each
  * filled from the file with read(2) and RDMA-Written from there, then filled again.
  *
- * <p>Why not RDMA straight from a mapping of the file (the read method must, as the client
- * reads the server's memory): on the 2-vCPU VM of the README, the first pass over a fresh 1 GiB
- * mapping took 0.44-0.97 s against 0.045 s for the next one. MAP_POPULATE did not help; the
+ * <p>Why not RDMA straight from a mapping of the file (as the read method did until it served a
+ * file region, {@code IwarpConnection.registerFile}): on the 2-vCPU VM of the README, the first
+ * pass over a fresh 1 GiB mapping took 0.44-0.97 s against 0.045 s for the next one. MAP_POPULATE did not help; the
  * cost is paid per 4 KiB page-table entry, so a file whose page cache is in 2 MiB folios pays it
  * once, one written 1 MiB at a time on every mapping. A mapping kept for later transfers came
  * out slower still (4 GiB by write, 4 rounds: 378-540 MB/s against 611-711). A read(2) into a

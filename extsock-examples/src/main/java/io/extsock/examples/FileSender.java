@@ -3,6 +3,7 @@ package io.extsock.examples;
 import io.extsock.ExtendedSocket;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.IwarpConnection;
+import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.RemoteBuffer;
 import io.extsock.verbs.WriteRequest;
 import java.io.DataInputStream;
@@ -28,6 +29,9 @@ final class FileSender {
     /** What one transfer did, for the server's log line. */
     record Outcome(FileMethod method, long bytes, long nanos, byte[] sha256, boolean clientVerified) {
     }
+
+    /** The longest window of the file region the read method advertises. */
+    static final long READ_WINDOW = 1L << 30;
 
     private final Path file;
     private final String name;
@@ -72,7 +76,7 @@ final class FileSender {
             byte[] hash = switch (method) {
                 case stream -> sendStream(channel, out);
                 case write -> sendByWrites(((ExtendedSocket) socket).iwarp(), channel, size, in, out);
-                case read -> exposeForReads(((ExtendedSocket) socket).iwarp(), channel, size, in, out);
+                case read -> exposeForReads(((ExtendedSocket) socket).iwarp(), size, in, out);
                 case transferTo -> sendByTransferTo(socket, channel, size, out);
             };
             long nanos = System.nanoTime() - start;
@@ -184,18 +188,34 @@ final class FileSender {
         }
     }
 
-    /** Registers the mapped file for the client's RDMA Reads, waits until it says it is done. */
-    private byte[] exposeForReads(IwarpConnection verbs, FileChannel channel, long size, DataInputStream in,
-                                  DataOutputStream out) throws IOException, InterruptedException {
+    /**
+     * Registers the file for the client's RDMA Reads, as one file region (read as the responses
+     * are framed, not mapped: see {@link IwarpConnection#registerFile}), and waits until the
+     * client says it is done.
+     */
+    private byte[] exposeForReads(IwarpConnection verbs, long size, DataInputStream in, DataOutputStream out)
+            throws IOException, InterruptedException {
         Future<byte[]> hash = hashMeanwhile();
-        try (MappedFile source = MappedFile.register(verbs, channel, size, false, EnumSet.of(Access.REMOTE_READ))) {
-            FileProtocol.writeRegions(out, source.regions().stream().map(region -> region.remote()).toList());
+        try (MemoryRegion source = verbs.registerFile(file, 0, size, EnumSet.of(Access.REMOTE_READ))) {
+            FileProtocol.writeRegions(out, windows(source, size));
             int tag = in.read();
             if (tag != FileProtocol.READ_DONE) {
                 throw FileProtocol.unexpected(tag, "the end of the client's reads");
             }
         }  // deregistered: the client can read no more
         return done(out, hash);
+    }
+
+    /**
+     * The region as windows of at most 1 GiB, in file order: a window's length is 32 bits on the
+     * wire ({@link RemoteBuffer#writeTo}), and the region may be longer.
+     */
+    private static List<RemoteBuffer> windows(MemoryRegion region, long size) {
+        List<RemoteBuffer> windows = new java.util.ArrayList<>();
+        for (long offset = 0; offset < size; offset += READ_WINDOW) {
+            windows.add(region.remote(offset, Math.min(READ_WINDOW, size - offset)));
+        }
+        return windows;
     }
 
     /** The one-sided methods never touch the data here, so the hash is computed beside the transfer. */
