@@ -60,11 +60,15 @@ final class FileRegionSource {
             throw new IllegalArgumentException("a file region needs a position and a length of at least 0, not "
                     + position + " and " + length);
         }
+        // Checked before the open, which would block on a FIFO until a writer came.
+        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        if (!attributes.isRegularFile()) {
+            throw new IOException(path + " is not a regular file; only a regular file can be registered");
+        }
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
         try {
-            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-            if (!attributes.isRegularFile()) {
-                throw new IOException(path + " is not a regular file; only a regular file can be registered");
+            if (attributes.fileKey() != null) {  // not swapped between the check and the open
+                requireSameFile(attributes.fileKey(), path, null);
             }
             long size = channel.size();
             if (position + length > size) {
@@ -95,10 +99,13 @@ final class FileRegionSource {
      */
     void readInto(ByteBuffer block, long offset) {
         int wanted = block.remaining();
-        long at = position + offset;
+        int start = block.position();
         boolean interrupted = Thread.interrupted();  // so that the read does not close the channel
         try {
             while (block.hasRemaining()) {
+                // From the block, not a running count: a read that an interrupt ended may have
+                // filled part of it before it threw.
+                long at = position + offset + (block.position() - start);
                 int n;
                 try {
                     n = currentChannel().read(block, at);
@@ -112,7 +119,6 @@ final class FileRegionSource {
                             + ", inside the region [" + position + ", " + (position + length)
                             + ") (it shrank after registration)");
                 }
-                at += n;
             }
         } catch (IOException e) {
             throw new SourceUnreadableException("file region of " + path + ": reading " + wanted + " bytes at byte "
@@ -123,6 +129,29 @@ final class FileRegionSource {
             }
         }
         block.flip();
+    }
+
+    /**
+     * @throws IOException if {@code path} no longer names the file of this identity (renamed,
+     *     replaced or deleted), or the platform gives files no identity
+     */
+    private static void requireSameFile(Object fileKey, Path path, ClosedByInterruptException cause)
+            throws IOException {
+        Object key;
+        try {
+            key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            key = null;
+        }
+        if (fileKey != null && fileKey.equals(key)) {
+            return;
+        }
+        IOException replaced = new IOException(cause != null
+                ? "an interrupt closed the file, and " + path + " is no longer the file registered (renamed,"
+                        + " replaced or deleted since, or this platform cannot tell), so it is not reopened"
+                : path + " changed while it was being opened");
+        replaced.initCause(cause);
+        throw replaced;
     }
 
     int reopens() {
@@ -147,14 +176,13 @@ final class FileRegionSource {
     }
 
     private void reopen(ClosedByInterruptException cause) throws IOException {
+        requireSameFile(fileKey, path, cause);
         FileChannel fresh = FileChannel.open(path, StandardOpenOption.READ);
-        Object key = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
-        if (fileKey == null || !fileKey.equals(key)) {
+        try {
+            requireSameFile(fileKey, path, cause);  // the same before and after the open: the one opened
+        } catch (IOException e) {
             fresh.close();
-            IOException replaced = new IOException("an interrupt closed the file, and " + path + " is no longer the"
-                    + " file registered (or this platform cannot tell), so it is not reopened");
-            replaced.initCause(cause);
-            throw replaced;
+            throw e;
         }
         channel = fresh;
         reopens++;

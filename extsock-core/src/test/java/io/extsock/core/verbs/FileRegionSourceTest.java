@@ -85,6 +85,52 @@ class FileRegionSourceTest {
         source.close();
     }
 
+    @Test
+    @DisplayName("Reads reaching past the end of a file that shrank, under interrupts: each fails naming where it ended, none fills its block")
+    void shortReadsUnderInterruptsStillSeeTheEnd() throws Exception {
+        Path file = directory.resolve("d.bin");
+        Files.write(file, randomBytes(FILE_SIZE, 6));
+        FileRegionSource source = FileRegionSource.open(file, 0, FILE_SIZE);
+        long end = FILE_SIZE - BLOCK / 3;
+        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            channel.truncate(end);  // the last block's first read is short: an interrupt may end it
+        }
+        Failure result = new Failure();
+        AtomicBoolean done = new AtomicBoolean();
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        Thread reader = new Thread(() -> {
+            ByteBuffer block = ByteBuffer.allocateDirect(BLOCK);
+            try {
+                while (source.reopens() < 5 && System.nanoTime() < deadline) {
+                    try {
+                        source.readInto(block.clear(), FILE_SIZE - BLOCK);
+                        throw new AssertionError("a block reaching past the file's end at " + end + " was filled");
+                    } catch (SourceUnreadableException expected) {
+                        if (!expected.getMessage().contains("ended at byte " + end)) {
+                            throw expected;
+                        }
+                    }
+                }
+            } catch (Throwable e) {
+                result.error = e;
+            } finally {
+                done.set(true);
+            }
+        });
+        reader.start();
+        while (!done.get()) {
+            reader.interrupt();
+            Thread.onSpinWait();
+        }
+        reader.join();
+        if (result.error != null) {
+            throw new AssertionError("a read past the end under interrupts went wrong", result.error);
+        }
+        assertTrue(source.reopens() >= 1, "no interrupt landed inside a read in 20 s: " + source.reopens());
+        source.close();
+    }
+
     private static final class Failure {
         Throwable error;
     }
