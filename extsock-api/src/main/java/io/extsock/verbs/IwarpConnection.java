@@ -73,8 +73,16 @@ public interface IwarpConnection {
      * fails or finds the file shorter than the region, the connection ends: a Terminate (RDMAP,
      * local catastrophic error) goes to the peer, whose Read then fails, and a Send or Write
      * from the region completes {@link CompletionStatus#LOCAL_OPERATION_ERROR}, its message
-     * naming the file and the position. An interrupt of the thread that frames does not close
-     * the file (the region reopens it, and keeps the thread's interrupt status).
+     * naming the file and the position. An interrupt of the thread that frames does not end the
+     * connection: the region reopens the file, if its path still names the same file, and keeps
+     * the thread's interrupt status; a file renamed, replaced or deleted since registration is
+     * read through the descriptor the region holds, until such an interrupt, which then ends the
+     * connection as a failed read does.
+     *
+     * <p>Deregistering ({@link MemoryRegion#close()}) waits while a message from the region is
+     * being framed: a Read Response, a Send or a Write goes out whole. A Send or Write posted
+     * from the region but not yet started completes {@link CompletionStatus#LOCAL_PROTECTION_ERROR}
+     * instead, and the connection carries on.
      *
      * @param file     a regular file to read
      * @param position where the region starts in the file

@@ -64,6 +64,8 @@ public interface MemoryRegion extends AutoCloseable {
      *
      * @return STag, offset 0 and the region's length
      * @throws IllegalStateException if the region grants no remote right or is no longer valid
+     * @throws IllegalArgumentException if the region is longer than a {@link RemoteBuffer} holds
+     *         (2^32 - 1 bytes: a file region may be): advertise it in windows instead
      */
     RemoteBuffer remote();
 
@@ -75,6 +77,8 @@ public interface MemoryRegion extends AutoCloseable {
      * @return STag, offset and length of the window
      * @throws IllegalStateException if the region grants no remote right or is no longer valid
      * @throws IndexOutOfBoundsException if the window does not lie within the region
+     * @throws IllegalArgumentException if {@code length} exceeds 2^32 - 1 (a {@link RemoteBuffer}'s
+     *         length is 32 bits on the wire)
      */
     RemoteBuffer remote(long offset, long length);
 

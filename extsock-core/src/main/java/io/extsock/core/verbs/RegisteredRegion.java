@@ -187,6 +187,11 @@ public final class RegisteredRegion implements MemoryRegion {
         }
         requireValid();
         Objects.checkFromIndexSize(offset, length, length());
+        if (length > 0xFFFF_FFFFL) {
+            throw new IllegalArgumentException("a window of " + length + " bytes of region " + Stag.toString(stag)
+                    + ": a remote buffer's length is 32 bits on the wire (at most 2^32 - 1); advertise the region"
+                    + " in smaller windows");
+        }
         return new RemoteBuffer(stag, offset, length);
     }
 

@@ -39,6 +39,9 @@ final class SendWork implements MessagePayload {
     RegisteredRegion sinkRegion;
     long sinkOffset;
 
+    /** Whether a piece is a file region's: framing then holds the regions (see {@link #holdFileRegions}). */
+    private boolean fromFile;
+
     /** Set once the request finished; its completion waits for those posted before it. */
     boolean done;
     CompletionStatus status;
@@ -49,6 +52,52 @@ final class SendWork implements MessagePayload {
     void addPiece(RegisteredRegion region, long offset, int length) {
         pieces.add(region, offset, length);
         this.length += length;
+        fromFile |= region.isFile();
+    }
+
+    /**
+     * Holds each file region a piece reads from while this message is framed, so that its
+     * deregistration waits until the message went out rather than closing the file under it (a
+     * memory region's buffer outlives deregistration; a file region's channel does not).
+     * Transmit side only.
+     *
+     * @return null, or the region found deregistered before framing began (then nothing is held)
+     */
+    RegisteredRegion holdFileRegions() {
+        if (!fromFile) {
+            return null;
+        }
+        for (int i = 0; i < pieces.count(); i++) {
+            RegisteredRegion region = pieces.region(i);
+            if (region != null && region.isFile() && !region.holdForTransmit()) {
+                releaseFileRegions(i);
+                return region;
+            }
+        }
+        return null;
+    }
+
+    /** The message's last octets are in the gathering write: its holds go once that write is done. */
+    void releaseFileRegionsAfterWrite() {
+        if (!fromFile) {
+            return;
+        }
+        for (int i = 0; i < pieces.count(); i++) {
+            RegisteredRegion region = pieces.region(i);
+            if (region != null && region.isFile()) {
+                lentViews.releaseHoldAfterWrite(region);
+            }
+        }
+    }
+
+    /** The file regions a piece of those before {@code end} held, released now (nothing of them was framed). */
+    private void releaseFileRegions(int end) {
+        for (int i = 0; i < end; i++) {
+            RegisteredRegion region = pieces.region(i);
+            if (region != null && region.isFile()) {
+                region.releaseTransmitHold();
+            }
+        }
     }
 
     /** Adds a piece: the buffer's remaining octets (the engine's own stream). */
@@ -101,6 +150,7 @@ final class SendWork implements MessagePayload {
         remoteStag = 0;
         remoteOffset = 0;
         sinkOffset = 0;
+        fromFile = false;
         done = false;
         status = null;
         detail = null;

@@ -62,7 +62,11 @@ final class TransmitSide {
     boolean frame(GatherWrite out) {
         qp.registry.fence().enterTransmit();  // each call is announced to the region fence, for deregistration
         try {
-            return frameUnfenced(out);
+            boolean framed = frameUnfenced(out);
+            if (out.isEmpty()) {
+                lentViews.returnAll();  // a message that failed before its first segment: no write will return them
+            }
+            return framed;
         } finally {
             qp.registry.fence().leaveTransmit();
         }
@@ -207,7 +211,9 @@ final class TransmitSide {
             }
             preferReadResponse = true;  // RFC 5040 section 5.2: responses take turns with new work
             framing = qp.unframed.poll();
-            startSendWork(framing);
+            if (!startSendWork(framing)) {
+                framing = null;  // refused before any of it went out: the next message's turn
+            }
             return true;
         }
     }
@@ -256,6 +262,9 @@ final class TransmitSide {
         synchronized (qp.lock) {
             SendWork culprit = framing;
             framing = null;
+            if (culprit != null && culprit.opcode != WorkOpcode.RDMA_READ) {
+                culprit.releaseFileRegionsAfterWrite();
+            }
             if (responding != null) {
                 if (responding.source != null) {
                     lentViews.releaseHoldAfterWrite(responding.source);
@@ -282,8 +291,19 @@ final class TransmitSide {
         return next != null && (next.opcode != WorkOpcode.RDMA_READ || qp.outstandingReads.size() < qp.agreement.ord());
     }
 
-    private void startSendWork(SendWork work) {
+    /** False if the request was refused instead: its file region was deregistered before it started. */
+    private boolean startSendWork(SendWork work) {
         work.lentViews = lentViews;
+        if (work.opcode != WorkOpcode.RDMA_READ) {
+            RegisteredRegion gone = work.holdFileRegions();
+            if (gone != null) {
+                work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "gather: " + gone + " was deregistered before"
+                        + " this request was sent (keep a file region registered until its Sends and Writes"
+                        + " complete)", CompletionCause.NONE);
+                qp.deliverSendCompletions();
+                return false;
+            }
+        }
         switch (work.opcode) {
             case SEND:
                 RdmapOpcode variant = work.invalidate
@@ -307,6 +327,7 @@ final class TransmitSide {
             default:
                 throw new IllegalStateException("not a send-queue operation: " + work.opcode);
         }
+        return true;
     }
 
     /** RFC 6581 section 4: the zero-length message that lets the responder talk. */
@@ -350,8 +371,11 @@ final class TransmitSide {
                 }
                 qp.inboundReads.release(done);
             } else if (framing != null) {
-                if (framing.opcode != WorkOpcode.RDMA_READ && qp.state == QueuePairState.CONNECTED) {
-                    lastSegmentInGather.add(framing);  // complete once the bytes left
+                if (framing.opcode != WorkOpcode.RDMA_READ) {
+                    framing.releaseFileRegionsAfterWrite();
+                    if (qp.state == QueuePairState.CONNECTED) {
+                        lastSegmentInGather.add(framing);  // complete once the bytes left
+                    }
                 }
                 framing = null;
             } else if (terminateFramed && qp.terminateToSend != null) {

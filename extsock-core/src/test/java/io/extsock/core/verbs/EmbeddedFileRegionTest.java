@@ -206,6 +206,38 @@ class EmbeddedFileRegionTest {
     }
 
     @Test
+    @DisplayName("A Write from a file region deregistered before it went out completes LOCAL_PROTECTION_ERROR naming the file; nothing is sent and the connection carries on")
+    void fileRegionDeregisteredBeforeItsWriteStarted() throws Exception {
+        Path file = write(randomBytes(50_000, 10));
+        EmbeddedPair pair = EmbeddedPair.open(10, 4096);
+        IwarpConnection server = pair.responder().verbs();
+        IwarpConnection client = pair.initiator().verbs();
+        MemoryRegion fileRegion = server.registerFile(file, 0, 50_000, EnumSet.noneOf(Access.class));
+        MemoryRegion target = client.register(ByteBuffer.allocateDirect(50_000), EnumSet.of(Access.REMOTE_WRITE));
+        server.post(new WriteRequest().tag(1).gather(fileRegion.slice(0, 50_000)).target(target.remote()));
+        fileRegion.close();  // nothing framed yet: nothing holds the region
+        pair.pump();
+        WorkCompletion refused = server.completions().take(5, TimeUnit.SECONDS);
+        assertEquals(1, refused.tag());
+        assertEquals(CompletionStatus.LOCAL_PROTECTION_ERROR, refused.status(), refused.toString());
+        assertTrue(refused.detail().contains(file.toString()) && refused.detail().contains("deregistered"),
+                refused.detail());
+        for (int i = 0; i < 50_000; i++) {
+            assertEquals(0, target.buffer().get(i), "nothing was written (octet " + i + ")");
+        }
+
+        MemoryRegion note = server.register(ByteBuffer.allocateDirect(8).putLong(0, 42), EnumSet.noneOf(Access.class));
+        MemoryRegion inbox = client.register(ByteBuffer.allocateDirect(8), EnumSet.of(Access.LOCAL_WRITE));
+        client.post(new ReceiveRequest().tag(2).scatter(inbox.slice(0, 8)));
+        server.post(new SendRequest().tag(3).gather(note.slice(0, 8)));
+        assertEquals(CompletionStatus.SUCCESS, server.completions().take(5, TimeUnit.SECONDS).status());
+        WorkCompletion received = client.completions().take(5, TimeUnit.SECONDS);
+        assertEquals(CompletionStatus.SUCCESS, received.status(), received.toString());
+        assertEquals(42, inbox.buffer().getLong(0));
+        assertTrue(pair.responder().isConnected() && pair.initiator().isConnected());
+    }
+
+    @Test
     @DisplayName("A thread interrupted before it frames still sends the file's bytes, and keeps its interrupt status")
     void interruptedFramingThread() throws Exception {
         byte[] content = randomBytes(100_000, 8);
@@ -246,6 +278,17 @@ class EmbeddedFileRegionTest {
         IwarpConnection client = pair.initiator().verbs();
         MemoryRegion exposed = pair.responder().verbs().registerFile(file, 0, size, EnumSet.of(Access.REMOTE_READ));
         assertEquals(size, exposed.length());
+        Path huge = directory.resolve("huge.bin");
+        try (RandomAccessFile raf = new RandomAccessFile(huge.toFile(), "rw")) {
+            raf.setLength(5L << 30);
+        }
+        try (MemoryRegion beyondAWindow = pair.responder().verbs().registerFile(huge, 0, 5L << 30,
+                EnumSet.of(Access.REMOTE_READ))) {
+            IllegalArgumentException whole = assertThrows(IllegalArgumentException.class, beyondAWindow::remote);
+            assertTrue(whole.getMessage().contains("32 bits"), whole.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> beyondAWindow.remote(0, 1L << 32));
+            assertEquals(4L << 30, beyondAWindow.remote(4L << 30, 1L << 30).offset(), "a window beyond 4 GiB");
+        }
         MemoryRegion sink = client.register(ByteBuffer.allocateDirect(8), EnumSet.of(Access.LOCAL_WRITE));
         for (long mark : marks) {
             client.post(new ReadRequest().tag(mark).source(exposed.remote(mark, 8)).sink(sink.slice(0, 8)));
