@@ -66,7 +66,9 @@ public interface IwarpConnection {
      * machines), a region may be longer than the 2 GiB a {@code MappedByteBuffer} holds, and a
      * file that shrinks underneath ends the connection with an error rather than crashing the
      * JVM (a mapping's access beyond a truncated file's end is a SIGBUS); the price is one copy
-     * in the kernel, as {@code read(2)} makes.
+     * in the kernel, as {@code read(2)} makes. The reads run on the thread that frames (the
+     * engine's, or one posting or waiting): a file not in the page cache delays what that thread
+     * sends meanwhile, as a page fault of a mapping would.
      *
      * <p>The region opens the file itself, read-only, and closes it when deregistered. It reads
      * the file as it is when each segment is framed, not as it was at registration. If a read

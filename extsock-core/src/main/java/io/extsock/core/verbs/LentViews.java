@@ -6,7 +6,7 @@ import java.util.ArrayList;
 /**
  * The region views a gathering write references, lent by their regions while the write is
  * assembled and given back once it went out. A file region has no memory to view: its bytes are
- * read into a staging block of the connection's ({@link StagingBlocks}), lent the same way.
+ * read into staging memory of the connection's ({@link StagingArena}), lent the same way.
  * Transmit side only; its lists are reused, so the steady state allocates nothing.
  */
 final class LentViews {
@@ -15,7 +15,7 @@ final class LentViews {
     private final ArrayList<ByteBuffer> views = new ArrayList<>();
     /** Regions held by Read Responses whose last octets are in this write. */
     private final ArrayList<RegisteredRegion> held = new ArrayList<>();
-    private StagingBlocks staging;
+    private StagingArena staging;
 
     /**
      * @throws SourceUnreadableException if the region is a file's and its bytes could not be read
@@ -24,15 +24,10 @@ final class LentViews {
         ByteBuffer view;
         if (region.isFile()) {
             if (staging == null) {
-                staging = new StagingBlocks();
+                staging = new StagingArena();
             }
             view = staging.take(length);
-            try {
-                region.readFileInto(view, offset);
-            } catch (RuntimeException e) {
-                staging.giveBack(view);
-                throw e;
-            }
+            region.readFileInto(view, offset);  // on failure the carved octets wait for the next reset
         } else {
             view = region.lendTransmitView(offset, length);
         }
@@ -50,14 +45,15 @@ final class LentViews {
     void returnAll() {
         for (int i = 0; i < views.size(); i++) {
             RegisteredRegion region = regions.get(i);
-            if (region.isFile()) {
-                staging.giveBack(views.get(i));
-            } else {
+            if (!region.isFile()) {
                 region.returnTransmitView(views.get(i));
             }
         }
         regions.clear();
         views.clear();
+        if (staging != null) {
+            staging.reset();
+        }
         for (int i = 0; i < held.size(); i++) {
             held.get(i).releaseTransmitHold();
         }

@@ -24,7 +24,7 @@
  * the queue pair, and it alone waits ({@link io.extsock.core.verbs.InlineWait}); nothing in this
  * package does network I/O or waits for anything. Its one I/O is a file region's {@code pread}
  * ({@code FileRegionSource}), which the transmit side makes as it frames the region's bytes into
- * a staging block ({@code StagingBlocks}). Which thread owns which state: the engine's
+ * staging memory ({@code StagingArena}). Which thread owns which state: the engine's
  * package-info.
  *
  * <h2>The application's side</h2>
