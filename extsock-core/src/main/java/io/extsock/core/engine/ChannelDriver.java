@@ -911,7 +911,9 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         if (!closing && queuePair.peerClosedMidFpdu()) {
             return;  // a Terminate goes out; closeRequested then half-closes and closes
         }
-        if (!closing) {
+        if (!closing && !queuePair.endedByOurTerminate()) {
+            // (After a Terminate of ours the peer's close is its answer, in the instant before
+            // our own close: the stream's calls then fail with our reason, not as after a close.)
             endedByPeerClose = true;
             // Before the flush: a reader woken by it must already know this is end of stream.
             endListener.connectionEnded(true, false, "the peer closed the connection");
