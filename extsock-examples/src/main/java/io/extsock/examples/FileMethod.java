@@ -5,8 +5,8 @@ enum FileMethod {
     /** Over the socket's stream (plain TCP or IWARP_MODE Sends), copied through user space. */
     stream,
     /**
-     * The server reads its file into a ring of registered buffers and RDMA-Writes each chunk into
-     * a ring of the client's, which writes it to its file.
+     * The server RDMA-Writes its file, registered as a file region, chunk by chunk into a ring of
+     * the client's, which writes each chunk to its file.
      */
     write,
     /** The client RDMA-Reads the server's file, registered as a file region, through a ring into its file. */

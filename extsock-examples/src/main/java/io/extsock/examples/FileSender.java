@@ -32,6 +32,8 @@ final class FileSender {
 
     /** The longest window of the file region the read method advertises. */
     static final long READ_WINDOW = 1L << 30;
+    /** The most one Write carries: a slot of the client's own ring (a larger slot is written in part). */
+    static final int CHUNK = FileRing.SLOT_SIZE;
 
     private final Path file;
     private final String name;
@@ -75,7 +77,7 @@ final class FileSender {
             long start = System.nanoTime();
             byte[] hash = switch (method) {
                 case stream -> sendStream(channel, out);
-                case write -> sendByWrites(((ExtendedSocket) socket).iwarp(), channel, size, in, out);
+                case write -> sendByWrites(((ExtendedSocket) socket).iwarp(), size, in, out);
                 case read -> exposeForReads(((ExtendedSocket) socket).iwarp(), size, in, out);
                 case transferTo -> sendByTransferTo(socket, channel, size, out);
             };
@@ -127,14 +129,14 @@ final class FileSender {
     }
 
     /**
-     * RDMA-Writes the file through the client's ring (see {@link FileRing}) from a ring of ours
-     * ({@link FileSendRing}): each chunk read into the next slot of ours and written into the
-     * next of the client's, then CHUNK and its length behind it (a stream message after a Write
-     * arrives after its data). A client slot is written again only after the client's FREE for
-     * it, a slot of ours filled again only after the Write from it completed.
+     * RDMA-Writes the file through the client's ring (see {@link FileRing}), gathering each chunk
+     * from a file region of the whole file (read as the Write is framed, not mapped: see {@link
+     * IwarpConnection#registerFile}): each chunk written into the next slot of the client's, then
+     * CHUNK and its length behind it (a stream message after a Write arrives after its data). A
+     * client slot is written again only after the client's FREE for it.
      */
-    private byte[] sendByWrites(IwarpConnection verbs, FileChannel channel, long size, DataInputStream in,
-                                DataOutputStream out) throws IOException, InterruptedException {
+    private byte[] sendByWrites(IwarpConnection verbs, long size, DataInputStream in, DataOutputStream out)
+            throws IOException, InterruptedException {
         List<RemoteBuffer> slots = FileProtocol.readRegions(in);
         for (RemoteBuffer slot : slots) {
             if (slot.length() <= 0 || slot.length() > Integer.MAX_VALUE) {
@@ -145,8 +147,7 @@ final class FileSender {
             throw new SocketException("the client offered no slots to write into");
         }
         Future<byte[]> hash = hashMeanwhile();
-        try (FileSendRing ring = FileSendRing.register(verbs, channel,
-                Math.max(1, Math.min(slots.size(), FileSendRing.SLOTS)))) {
+        try (MemoryRegion source = verbs.registerFile(file, 0, size, EnumSet.noneOf(Access.class))) {
             WriteRequest request = new WriteRequest();  // reusable: posting copies what it needs
             int free = slots.size();
             int inFlight = 0;
@@ -156,22 +157,19 @@ final class FileSender {
                     free++;
                 }
                 RemoteBuffer slot = slots.get((int) (chunk % slots.size()));
-                int length = (int) Math.min(Math.min(slot.length(), FileSendRing.SLOT_SIZE), size - position);
-                verbs.post(request.gather(ring.fill((int) (chunk % ring.slots()), position, length))
-                        .target(slot.slice(0, length)));
+                int length = (int) Math.min(Math.min(slot.length(), CHUNK), size - position);
+                verbs.post(request.gather(source.slice(position, length)).target(slot.slice(0, length)));
                 free--;
                 out.writeByte(FileProtocol.CHUNK);
                 out.writeInt(length);
                 out.flush();
-                // The completion queue never holds more than a ring's worth, and the Write from
-                // the slot filled next has completed: one queue pair completes in posting order.
-                if (++inFlight == ring.slots()) {
+                if (++inFlight == FileRing.SLOTS) {  // the completion queue holds a ring's worth at most
                     Completions.next(verbs.completions());
                     inFlight--;
                 }
                 position += length;
             }
-            for (; inFlight > 0; inFlight--) {  // every Write done before the ring is deregistered
+            for (; inFlight > 0; inFlight--) {  // every Write done before the file is deregistered
                 Completions.next(verbs.completions());
             }
             for (; free < slots.size(); free++) {  // every chunk in the client's file; what follows is its verdict
