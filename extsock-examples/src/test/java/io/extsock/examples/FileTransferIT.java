@@ -30,14 +30,14 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(600)
 class FileTransferIT {
 
-    /** Over 1 GiB, so that the one-sided methods use two regions (a mapping is at most 1 GiB here). */
+    /** Over 1 GiB, so that the read method's client reads the server's file region through two windows. */
     private static final long OVER_ONE_GIB = (1L << 30) + 4096 + 3;
 
     @TempDir
     Path directory;
 
     @Test
-    void rdmaReadMovesAFileOfTwoRegions() throws Exception {
+    void rdmaReadMovesAFileOfTwoWindows() throws Exception {
         Path source = sparseFile("source.bin", OVER_ONE_GIB);
         assertTransfers(source, List.of("read"));
     }
@@ -89,7 +89,7 @@ class FileTransferIT {
                 "--method transferTo is plain TCP over java.nio channels, without IWARP_MODE: add --no-iwarp");
     }
 
-    /** At least 4 GiB (five regions) by one-sided RDMA Write: about 20 s on two cores. */
+    /** Over 4 GiB (offsets past 2^32 in one file region) by one-sided RDMA Write: about 20 s on two cores. */
     @Test
     void fourGibibytesByRdmaWrite() throws Exception {
         Path source = sparseFile("source.bin", (4L << 30) + 12345);
