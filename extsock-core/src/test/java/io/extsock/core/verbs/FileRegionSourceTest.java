@@ -7,12 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,38 +95,21 @@ class FileRegionSourceTest {
         Files.write(file, randomBytes(FILE_SIZE, 6));
         FileRegionSource source = FileRegionSource.open(file, 0, FILE_SIZE);
         long end = FILE_SIZE - BLOCK / 3;
-        try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(file,
-                java.nio.file.StandardOpenOption.WRITE)) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
             channel.truncate(end);  // the last block's first read is short: an interrupt may end it
         }
-        Failure result = new Failure();
-        AtomicBoolean done = new AtomicBoolean();
         long deadline = System.nanoTime() + 20_000_000_000L;
-        Thread reader = new Thread(() -> {
-            ByteBuffer block = ByteBuffer.allocateDirect(BLOCK);
+        ByteBuffer block = ByteBuffer.allocateDirect(BLOCK);
+        Failure result = underInterrupts(() -> source.reopens() >= 5 || System.nanoTime() > deadline, () -> {
             try {
-                while (source.reopens() < 5 && System.nanoTime() < deadline) {
-                    try {
-                        source.readInto(block.clear(), FILE_SIZE - BLOCK);
-                        throw new AssertionError("a block reaching past the file's end at " + end + " was filled");
-                    } catch (SourceUnreadableException expected) {
-                        if (!expected.getMessage().contains("ended at byte " + end)) {
-                            throw expected;
-                        }
-                    }
+                source.readInto(block.clear(), FILE_SIZE - BLOCK);
+                throw new AssertionError("a block reaching past the file's end at " + end + " was filled");
+            } catch (SourceUnreadableException expected) {
+                if (!expected.getMessage().contains("ended at byte " + end)) {
+                    throw expected;
                 }
-            } catch (Throwable e) {
-                result.error = e;
-            } finally {
-                done.set(true);
             }
         });
-        reader.start();
-        while (!done.get()) {
-            reader.interrupt();
-            Thread.onSpinWait();
-        }
-        reader.join();
         if (result.error != null) {
             throw new AssertionError("a read past the end under interrupts went wrong", result.error);
         }
@@ -140,22 +126,29 @@ class FileRegionSourceTest {
      * the open channel) while another thread interrupts the reader, until {@code enough} or a
      * failure.
      */
-    private static Failure hammer(FileRegionSource source, byte[] content, java.util.function.BooleanSupplier enough)
+    private static Failure hammer(FileRegionSource source, byte[] content, BooleanSupplier enough)
             throws InterruptedException {
+        ByteBuffer block = ByteBuffer.allocateDirect(BLOCK);
+        byte[] got = new byte[BLOCK];
+        Random offsets = new Random(5);
+        return underInterrupts(enough, () -> {
+            long offset = (long) offsets.nextInt(FILE_SIZE / BLOCK) * BLOCK;
+            source.readInto(block.clear(), offset);
+            block.get(got);
+            if (!Arrays.equals(got, 0, BLOCK, content, (int) offset, (int) offset + BLOCK)) {
+                throw new AssertionError("wrong bytes at " + offset);
+            }
+        });
+    }
+
+    /** Runs {@code step} on a thread of its own, interrupted without pause, until {@code enough} or a failure. */
+    private static Failure underInterrupts(BooleanSupplier enough, Runnable step) throws InterruptedException {
         Failure result = new Failure();
         AtomicBoolean done = new AtomicBoolean();
         Thread reader = new Thread(() -> {
-            ByteBuffer block = ByteBuffer.allocateDirect(BLOCK);
-            byte[] got = new byte[BLOCK];
-            Random offsets = new Random(5);
             try {
                 while (!enough.getAsBoolean()) {
-                    long offset = (long) offsets.nextInt(FILE_SIZE / BLOCK) * BLOCK;
-                    source.readInto(block.clear(), offset);
-                    block.get(got);
-                    if (!Arrays.equals(got, 0, BLOCK, content, (int) offset, (int) offset + BLOCK)) {
-                        throw new AssertionError("wrong bytes at " + offset);
-                    }
+                    step.run();
                 }
             } catch (Throwable e) {
                 result.error = e;
