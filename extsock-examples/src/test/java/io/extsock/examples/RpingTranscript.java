@@ -3,6 +3,7 @@ package io.extsock.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.testkit.wire.Direction;
 import io.extsock.testkit.wire.Finding;
 import io.extsock.testkit.wire.Verdict;
 import io.extsock.testkit.wire.WireJudge;
@@ -36,20 +37,47 @@ final class RpingTranscript {
      * a bad MPA CRC, so that a CRC error our end reports names its culprit: a bad CRC in the
      * capture is the sender's, a good one our receiver's. The judge keeps a rejected capture
      * under {@code target/wire-captures}.
+     *
+     * <p>Linux siw, the responder here, now and then sends an FPDU whose CRC does not match the
+     * bytes on the wire (about once in several hundred runs; the judge's own CRC of the captured
+     * bytes disagrees with the one siw put in the frame). Our end must then end the connection
+     * with a Terminate for an MPA CRC error, and does. A run that failed in exactly that way (every
+     * finding a bad CRC in a frame from the responder, none in ours, and our end reporting the
+     * CRC error) is said on standard error and run once more, which must pass; any other
+     * failure fails at once.
      */
     static void assertCapturedPings(WireJudge judge, int port, Callable<Cli> run, int size, int count) throws Exception {
+        Verdict verdict = capturedRun(judge, port, run, size, count);
+        if (!verdict.passed() && onlyThePeersBadCrc(verdict)) {
+            System.err.println("siw sent an FPDU with a bad MPA CRC and our end ended the connection with a Terminate"
+                    + " for it, as it must; running once more: " + verdict.findings());
+            verdict = capturedRun(judge, port, run, size, count);
+        }
+        assertTrue(verdict.passed(), "the captured run failed; BAD_CRC findings on the wire: "
+                + verdict.findings(Finding.Kind.BAD_CRC).size() + "\n" + verdict.report());
+    }
+
+    private static Verdict capturedRun(WireJudge judge, int port, Callable<Cli> run, int size, int count)
+            throws Exception {
         Path pcap = Files.createTempFile("siw-rping", ".pcapng");
         try {
-            Verdict verdict = judge.captureAndJudge(port, pcap, output -> {
+            return judge.captureAndJudge(port, pcap, output -> {
                 Cli client = run.call();
                 output.append(client.transcript());
                 assertPings(client, size, count);
                 return 0;
             });
-            assertTrue(verdict.passed(), "the captured run failed; BAD_CRC findings on the wire: "
-                    + verdict.findings(Finding.Kind.BAD_CRC).size() + "\n" + verdict.report());
         } finally {
             Files.deleteIfExists(pcap);
         }
+    }
+
+    /** Every finding a bad CRC sent by the responder (siw), and our end, the initiator, said so. */
+    private static boolean onlyThePeersBadCrc(Verdict verdict) {
+        List<Finding> findings = verdict.findings();
+        return !findings.isEmpty()
+                && findings.stream().allMatch(f -> f.kind() == Finding.Kind.BAD_CRC
+                        && f.direction() == Direction.RESPONDER_TO_INITIATOR)
+                && verdict.commandOutput().contains("MPA CRC error");
     }
 }
