@@ -4,7 +4,8 @@ import java.util.function.BooleanSupplier;
 
 /**
  * Lets deregistration return only once the connection can neither place received payload into
- * the region nor send a Read Response from it: the fence between the receive and transmit
+ * the region nor send a Read Response from it (nor, for a file region, a message it is framing
+ * from it): the fence between the receive and transmit
  * sides, which use regions without a lock, and {@link RegisteredRegion#close}, which promises
  * the application its buffer back. One per connection ({@link MemoryRegistry}).
  *
@@ -36,9 +37,11 @@ import java.util.function.BooleanSupplier;
  * progress meanwhile and gives up once the connection closed.
  *
  * <p>The transmit side holds a region from the start of a Read Response from it until the
- * response's last octets left in a gathering write ({@link RegisteredRegion#holdForTransmit});
- * deregistration waits for the holds to go, which needs the peer to keep reading, or the
- * connection to end.
+ * response's last octets left in a gathering write ({@link RegisteredRegion#holdForTransmit}),
+ * and a file region likewise for a Send or Write gathered from it ({@link
+ * SendWork#holdFileRegions}: its file is read as the message is framed, and deregistration
+ * closes it); deregistration waits for the holds to go, which needs the peer to keep reading,
+ * or the connection to end.
  *
  * <p>A thread that is itself inside the receive side, the transmit side or the queue pair's
  * lock (a completion handler closing a region) does not wait: what it would wait for is its

@@ -236,8 +236,9 @@ public final class RegisteredRegion implements MemoryRegion {
     }
 
     /**
-     * The transmit side starts a Read Response from this region: false if the region is
-     * deregistered, else it stays held until {@link #releaseTransmitHold}. The count is written
+     * The transmit side starts a message from this region (a Read Response, or a Send or Write
+     * from a file region): false if the region is deregistered, else it stays held until
+     * {@link #releaseTransmitHold}. The count is written
      * before the state is read, against deregistration's write-then-read (see {@link
      * RegionFence}). Transmit side only.
      */
@@ -250,7 +251,7 @@ public final class RegisteredRegion implements MemoryRegion {
         return true;
     }
 
-    /** A Read Response from this region went out whole (or never will). Transmit side only. */
+    /** A message from this region went out whole (or never will). Transmit side only. */
     void releaseTransmitHold() {
         transmitHolds = transmitHolds - 1;
     }
