@@ -13,7 +13,10 @@ final class LentViews {
 
     private final ArrayList<RegisteredRegion> regions = new ArrayList<>();
     private final ArrayList<ByteBuffer> views = new ArrayList<>();
-    /** Regions held by Read Responses whose last octets are in this write. */
+    /**
+     * Regions held by messages whose last octets are in this write: Read Responses, and Sends or
+     * Writes from a file region.
+     */
     private final ArrayList<RegisteredRegion> held = new ArrayList<>();
     private StagingArena staging;
 

@@ -78,12 +78,9 @@ public final class RegisteredRegion implements MemoryRegion {
         this(registry, memory, null, order, stag, access, pinnedRange);
     }
 
-    /** A file region: read-only, never pinned. */
+    /** A file region: never pinned; {@link MemoryRegistry#registerFile} has refused write rights. */
     RegisteredRegion(MemoryRegistry registry, FileRegionSource file, int stag, Set<Access> access) {
         this(registry, null, file, ByteOrder.BIG_ENDIAN, stag, access, null);
-        if (localWrite || remoteWrite) {
-            throw new IllegalArgumentException("a file region is read-only: " + access);
-        }
     }
 
     private RegisteredRegion(MemoryRegistry registry, ByteBuffer memory, FileRegionSource file, ByteOrder order,
