@@ -237,10 +237,7 @@ final class TransmitSide {
             String reason = "terminated by this side: " + ReadSourceCheck.describe(refused, read.sourceStag,
                     read.sourceTaggedOffset, read.size) + " (the region was deregistered before the response)";
             qp.inboundReads.release(read);
-            // It cannot wait for the receive side: queue it and end; it is framed next.
-            qp.terminateToSend = new TerminateHeader().reset(refused);
-            qp.end(reason, CompletionCause.terminateSent(refused.layer().wireValue(), refused.errorType(),
-                    refused.errorCode()), CompletionStatus.FLUSHED, null, null);
+            endWithTerminate(refused, reason, null, null);
             return false;
         }
         read.source = source;
@@ -273,17 +270,26 @@ final class TransmitSide {
                 responding = null;
             }
             if (qp.state == QueuePairState.CONNECTED) {
-                TerminateCause cause = TerminateCause.RDMAP_LOCAL_CATASTROPHIC;
-                qp.terminateToSend = new TerminateHeader().reset(cause);
-                qp.end("terminated by this side: " + failure.getMessage(), CompletionCause.terminateSent(
-                        cause.layer().wireValue(), cause.errorType(), cause.errorCode()), CompletionStatus.FLUSHED,
-                        culprit, CompletionStatus.LOCAL_OPERATION_ERROR);
+                endWithTerminate(TerminateCause.RDMAP_LOCAL_CATASTROPHIC, "terminated by this side: "
+                        + failure.getMessage(), culprit, CompletionStatus.LOCAL_OPERATION_ERROR);
             } else if (culprit != null && !culprit.done) {
                 culprit.finish(CompletionStatus.FLUSHED, qp.failure, qp.failureCause);
                 qp.deliverSendCompletions();
             }
             return startNextMessage();
         }
+    }
+
+    /**
+     * A fault found while framing ends the connection: the Terminate is queued, to be framed
+     * next (the transmit side cannot wait for the receive side), and the queue pair ends. Under
+     * the lock.
+     */
+    private void endWithTerminate(TerminateCause cause, String reason, SendWork culprit,
+                                  CompletionStatus culpritStatus) {
+        qp.terminateToSend = new TerminateHeader().reset(cause);
+        qp.end(reason, CompletionCause.terminateSent(cause.layer().wireValue(), cause.errorType(), cause.errorCode()),
+                CompletionStatus.FLUSHED, culprit, culpritStatus);
     }
 
     /** A send-queue head may go unless it is a Read beyond the negotiated ORD. */
