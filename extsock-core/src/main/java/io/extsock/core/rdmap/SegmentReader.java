@@ -23,7 +23,11 @@ import java.nio.ByteBuffer;
  * flipped octet anywhere (header, payload, CRC) therefore ends the connection with the MPA CRC
  * Terminate (RFC 5044 section 8) and leaves memory and streams untouched: no corrupted octet
  * is placed, and no header the network garbled is acted on (RFC 5042's view of an integrity
- * check). Without CRCs there is nothing to wait for: payload
+ * check). One exception saves the hold's copy where nobody can tell: a large Send whose
+ * unchecked headers name memory of the engine's own ({@link SegmentSink#speculativeDestination}:
+ * a stream's receive buffer, which nothing reads before its message completes) is read straight
+ * there and checked in place; a bad CRC still ends the connection before anything acts on the
+ * headers or delivers that memory. Without CRCs there is nothing to wait for: payload
  * octets go straight to their destination, and only headers are copied (up to the DDP header,
  * plus the 28-octet Read Request header or a whole Terminate).
  *
@@ -67,6 +71,14 @@ public final class SegmentReader {
      */
     private ByteBuffer inPlace;
     private int inPlaceStart;
+    /**
+     * With CRCs, a large Send read straight into the engine's own memory before its CRC is
+     * checked ({@link #speculate}): that place, and where the payload starts in it; null otherwise.
+     */
+    private ByteBuffer speculative;
+    private int speculativeStart;
+    /** The headers a speculation went by, decoded before the CRC could vouch for them. */
+    private final RdmapSegmentHeader unverified = new RdmapSegmentHeader();
     /** A rule was broken: the stream is dead, and its framing state means nothing any more. */
     private boolean broken;
 
@@ -111,7 +123,9 @@ public final class SegmentReader {
                     return;
                 case FPDU_COMPLETE:
                     countFpdu(deframer.ulpduLength());
-                    if (deframer.checksCrc()) {
+                    if (speculative != null) {
+                        placeSpeculatedFpdu();
+                    } else if (deframer.checksCrc()) {
                         placeVerifiedFpdu();
                     } else {
                         completeSegment();
@@ -119,10 +133,22 @@ public final class SegmentReader {
                     break;
                 case ULPDU_BYTES:
                     if (deframer.checksCrc()) {
-                        if (!holding && deframer.wholeFpduAhead(input)) {
+                        if (speculative != null) {
+                            if (deframer.copyUlpdu(input, speculative, Integer.MAX_VALUE) == 0 && input.hasRemaining()) {
+                                throw new IllegalStateException("the place of a speculated payload is full, "
+                                        + deframer.ulpduRemaining() + " octets of its ULPDU before the end");
+                            }
+                            if (!input.hasRemaining()) {
+                                return;
+                            }
+                        } else if (!holding && deframer.wholeFpduAhead(input)) {
                             inPlace = input;
                             inPlaceStart = input.position();
                             deframer.skipUlpdu(input, Integer.MAX_VALUE);  // the CRC still covers them
+                        } else if (!holding && speculate(input)) {
+                            if (!input.hasRemaining()) {
+                                return;
+                            }
                         } else {
                             holdUlpduOctets(input);
                             if (!input.hasRemaining()) {
@@ -168,6 +194,9 @@ public final class SegmentReader {
         if (broken) {
             return 0;
         }
+        if (speculative != null) {
+            return Math.min(deframer.contiguousUlpduBytes(), speculative.remaining());
+        }
         if (deframer.checksCrc()) {  // the rest of the ULPDU being held comes straight into the hold
             return holding && held.isDirect() ? Math.min(deframer.contiguousUlpduBytes(), held.remaining()) : 0;
         }
@@ -182,6 +211,9 @@ public final class SegmentReader {
      * next octet's place in the hold).
      */
     public ByteBuffer directTarget() {
+        if (speculative != null) {
+            return speculative;
+        }
         return deframer.checksCrc() ? held : destination;
     }
 
@@ -225,6 +257,68 @@ public final class SegmentReader {
     /** The ULPDU length of the current segment (the DDP segment length). */
     public int currentSegmentLength() {
         return inSegment ? deframer.ulpduLength() : 0;
+    }
+
+    /**
+     * With CRCs, at the start of a large ULPDU whose headers are at hand: when they name a Send
+     * into the engine's own memory, takes the headers and the payload octets at hand and
+     * leaves the rest to come straight there ({@link #directTarget()}). Nothing acts on the
+     * headers until the CRC matched ({@link #placeSpeculatedFpdu}); garbled ones that fail to
+     * decode, or name no such place, mean the usual hold.
+     *
+     * @return whether the ULPDU is read that way
+     */
+    private boolean speculate(ByteBuffer input) {
+        int ulpdu = deframer.ulpduLength();
+        int at = input.position();
+        if (ulpdu < LARGE_ULPDU || deframer.expectsMarkers() || deframer.ulpduRemaining() != ulpdu
+                || input.remaining() < DdpConstants.UNTAGGED_HEADER_LENGTH
+                || (input.get(at) & DdpConstants.TAGGED_FLAG) != 0) {
+            return false;
+        }
+        try {
+            unverified.decode(input, at, ulpdu);
+        } catch (ProtocolViolationException garbledOrRefused) {
+            return false;  // the verified path names the fault, once the CRC said the octets are the peer's
+        }
+        int headerLength = unverified.ulpPayloadOffset();
+        if (!unverified.opcode().isSend() || headerLength != DdpConstants.UNTAGGED_HEADER_LENGTH) {
+            return false;
+        }
+        ByteBuffer place = sink.speculativeDestination(unverified);
+        if (place == null || place.remaining() != ulpdu - headerLength) {
+            return false;
+        }
+        header.clear();
+        deframer.copyUlpdu(input, header, headerLength);  // the CRC covers them as they pass
+        speculative = place;
+        speculativeStart = place.position();
+        deframer.copyUlpdu(input, place, Integer.MAX_VALUE);
+        return true;
+    }
+
+    /**
+     * The CRC of a speculated FPDU matched: its headers are the peer's, and now they are
+     * decoded and checked as any others. The payload is already where they name, unless the
+     * sink now names another place (not expected: the same headers over the same state), where
+     * it is moved.
+     */
+    private void placeSpeculatedFpdu() throws ProtocolViolationException {
+        ByteBuffer placed = speculative;
+        int start = speculativeStart;
+        speculative = null;
+        int ulpdu = deframer.ulpduLength();
+        int headerLength = header.position();
+        inSegment = true;
+        startSegment(ulpdu);
+        if (destination != null) {
+            int payload = ulpdu - headerLength;
+            if (destination != placed || destination.position() != start) {
+                destination.put(destination.position(), placed, start, payload);
+            }
+            destination.position(destination.position() + payload);
+        }
+        completeSegment();
     }
 
     /** With CRCs: copies the ULPDU octets at hand into the hold, which grows to fit the FPDU. */

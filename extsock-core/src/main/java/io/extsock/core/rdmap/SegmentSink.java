@@ -23,6 +23,23 @@ public interface SegmentSink {
     ByteBuffer segmentStarted(RdmapSegmentHeader header) throws ProtocolViolationException;
 
     /**
+     * Where a large untagged payload would go, by headers whose CRC has not been checked yet,
+     * when that place is memory of the engine's own that nothing reads before the segment's
+     * message completes (a stream's receive buffer, never the application's memory); null
+     * otherwise. The reader may then read the payload from the socket straight there and check
+     * the CRC over it in place, one copy fewer than through the hold. Should the CRC fail,
+     * the connection ends and that memory is never delivered; should it match, {@link
+     * #segmentStarted} still decides, and the payload is moved if it names another place.
+     * Must change no state: the headers may be garbled.
+     *
+     * @return a buffer with exactly {@code unverified.ulpPayloadLength()} octets remaining from
+     *     its position, or null
+     */
+    default ByteBuffer speculativeDestination(RdmapSegmentHeader unverified) {
+        return null;
+    }
+
+    /**
      * The segment ended and its CRC matched: its payload is placed. Until this call nothing of
      * the segment may be delivered.
      */

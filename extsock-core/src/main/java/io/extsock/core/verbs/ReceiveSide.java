@@ -208,6 +208,12 @@ final class ReceiveSide implements SegmentSink {
         return handlers[segmentOpcode.wireValue()].segmentStarted(header);
     }
 
+    /** Only into a stream's own receive buffers ({@link SendHandler#speculativeDestination}). */
+    @Override
+    public ByteBuffer speculativeDestination(RdmapSegmentHeader unverified) {
+        return stopped ? null : sends.speculativeDestination(unverified);
+    }
+
     @Override
     public void segmentComplete(RdmapSegmentHeader header) throws ProtocolViolationException {
         if (segmentDropped) {

@@ -33,6 +33,11 @@ final class ReceiveWork {
         return pieces.length(piece);
     }
 
+    /** Whether a piece is a plain buffer (the engine's own stream), not a range of a registered region. */
+    boolean isPlainBuffer(int piece) {
+        return pieces.region(piece) == null;
+    }
+
     /**
      * Where octets [from, from + length) of a piece go, as a view to place into: a region's
      * reused placement window (receive side only), or the plain buffer itself, moved there (the

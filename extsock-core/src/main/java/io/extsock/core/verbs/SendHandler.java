@@ -89,6 +89,40 @@ final class SendHandler implements OpcodeHandler {
         throw new IllegalStateException("DDP admitted a Send longer than its receive buffer");
     }
 
+    /**
+     * Where a Send's segment would go by headers not yet checked, if that is a stream's receive
+     * buffer (a piece that is a plain buffer: the engine's own, read by nothing before the
+     * Receive completes): the Receive being filled, or for a segment at offset 0 the queue's
+     * head, which {@link #messageStarting} would take. Null for the application's memory, a
+     * segment that straddles pieces, or anything out of bounds. Changes no state but that
+     * buffer's window, which {@link #segmentStarted} sets the same way.
+     */
+    ByteBuffer speculativeDestination(RdmapSegmentHeader unverified) {
+        long messageOffset = unverified.ddp().messageOffset();
+        int length = unverified.ulpPayloadLength();
+        ReceiveWork target;
+        if (messageOffset == 0) {
+            synchronized (qp.lock) {
+                target = rtrExpected || qp.state != QueuePairState.CONNECTED ? null : qp.receiveQueue.peek();
+            }
+        } else {
+            target = receiving;
+        }
+        if (target == null || length <= 0 || messageOffset < 0) {
+            return null;
+        }
+        long skip = messageOffset;
+        for (int i = 0; i < target.pieces(); i++) {
+            int pieceLength = target.length(i);
+            if (skip < pieceLength) {
+                return skip + length <= pieceLength && target.isPlainBuffer(i)
+                        ? target.placement(i, (int) skip, length) : null;
+            }
+            skip -= pieceLength;
+        }
+        return null;
+    }
+
     @Override
     public void segmentPlaced(RdmapSegmentHeader header) {
         if (bounce != null) {
