@@ -35,7 +35,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * receiver answers with an LLP Terminate, MPA CRC error, layer 2 type 0 code 0x02) and not one
  * corrupted octet reaches memory or a stream. A {@code FaultRelay} flips one octet of one FPDU,
  * found by a pattern in its payload (or, for the header-only Read Request, by the sink STag),
- * for each operation kind: Send, RDMA Write, Read Request, Read Response and stream data; across
+ * for each operation kind: Send, RDMA Write, Read Request, Read Response and stream data (and a
+ * stream write large enough to be read straight into the stream's receive buffer before its CRC
+ * is checked, {@code SegmentSink.speculativeDestination}); across
  * the FPDU's DDP/RDMAP header, its payload and its CRC; with the bytes as TCP delivers them and
  * re-cut into 1-octet to 64 KiB pieces.
  *
@@ -52,6 +54,11 @@ class CorruptionDetectionTest {
     private static final CompletionCause CRC_TERMINATE_SENT = CompletionCause.terminateSent(2, 0, 0x02);
     private static final int XOR = 0x80;
     private static final int PAYLOAD = 3000;
+    /**
+     * A stream write of two Sends of 16 KiB and more, which the engine may read straight into the
+     * stream's receive buffers before their CRC is checked (when an FPDU is not all in one read).
+     */
+    private static final int LARGE_PAYLOAD = 100_000;
     /** DDP control and RDMAP control, reserved, QN, MSN, MO (RFC 5041 section 4.3): an untagged header. */
     private static final int UNTAGGED_HEADER = 18;
     /** DDP control and RDMAP control, STag, TO (RFC 5041 section 4.2): a tagged header. */
@@ -67,7 +74,13 @@ class CorruptionDetectionTest {
     private int detected;
     private long corruptedOctetsDelivered;
 
-    enum Kind { SEND, WRITE, READ_REQUEST, READ_RESPONSE, STREAM }
+    enum Kind {
+        SEND, WRITE, READ_REQUEST, READ_RESPONSE, STREAM, LARGE_STREAM;
+
+        int payloadLength() {
+            return this == LARGE_STREAM ? LARGE_PAYLOAD : PAYLOAD;
+        }
+    }
 
     /** One kind at a time, so that the long run (every octet) stays within each kind's timeout. */
     @ParameterizedTest(name = "{0}")
@@ -104,24 +117,27 @@ class CorruptionDetectionTest {
             case WRITE:
             case READ_RESPONSE:
                 header = IntStream.range(-TAGGED_HEADER, 0);
-                body = payloadSamples();
+                body = payloadSamples(PAYLOAD);
                 crc = IntStream.range(PAYLOAD, PAYLOAD + CRC);
                 break;
             case STREAM:  // the stream's own 4-octet header sits between DDP's and the pattern
+            case LARGE_STREAM:
                 header = IntStream.range(-UNTAGGED_HEADER - STREAM_HEADER, 0);
-                body = payloadSamples();
+                body = payloadSamples(kind.payloadLength());
                 crc = IntStream.empty();  // where a stream write's FPDU ends depends on the stream's framing
                 break;
             default:
                 header = IntStream.range(-UNTAGGED_HEADER, 0);
-                body = payloadSamples();
+                body = payloadSamples(PAYLOAD);
                 crc = IntStream.range(PAYLOAD, PAYLOAD + CRC);
         }
         return IntStream.concat(IntStream.concat(header, body), crc).toArray();
     }
 
-    private static IntStream payloadSamples() {
-        return LONG ? IntStream.range(0, PAYLOAD) : IntStream.of(0, 1, 7, 100, 1024, 2047, PAYLOAD / 2, PAYLOAD - 1);
+    /** Payload positions to flip: a sample, or in the long run every octet (every 13th of a large write). */
+    private static IntStream payloadSamples(int length) {
+        return LONG ? IntStream.iterate(0, i -> i < length, i -> i + Math.max(1, length / PAYLOAD))
+                : IntStream.of(0, 1, 7, 100, 1024, 2047, length / 2, length - 1);
     }
 
     /** As TCP delivers, and (for a sample of positions, or all in the long run) re-cut into random pieces. */
@@ -137,11 +153,11 @@ class CorruptionDetectionTest {
     }
 
     private void corruptOnce(Kind kind, int distance, FaultPlan cut) throws Exception {
-        byte[] payload = payload(kind.ordinal() * 10_000L + distance);
+        byte[] payload = payload(kind.ordinal() * 100_000L + distance, kind.payloadLength());
         String where = kind + " at " + distance + " " + cut;
         boolean downstream = kind == Kind.READ_RESPONSE;
         try {
-            if (kind == Kind.STREAM) {
+            if (kind == Kind.STREAM || kind == Kind.LARGE_STREAM) {
                 streamCorruption(payload, distance, cut, where);
             } else {
                 verbsCorruption(kind, payload, distance, cut, downstream, where);
@@ -215,11 +231,11 @@ class CorruptionDetectionTest {
             pair.client().setSoTimeout(20_000);
             pair.client().getOutputStream().write(payload);
             InputStream in = pair.accepted().getInputStream();
-            byte[] read = new byte[PAYLOAD];
+            byte[] read = new byte[payload.length];
             int total = 0;
             try {
                 int n;
-                while (total < PAYLOAD && (n = in.read(read, total, PAYLOAD - total)) > 0) {
+                while (total < payload.length && (n = in.read(read, total, payload.length - total)) > 0) {
                     total += n;
                 }
             } catch (IOException expected) {
@@ -239,7 +255,7 @@ class CorruptionDetectionTest {
             } catch (IOException e) {
                 ended = e;
             }
-            if (ended != null && String.valueOf(ended.getMessage()).contains("CRC") && total < PAYLOAD) {
+            if (ended != null && String.valueOf(ended.getMessage()).contains("CRC") && total < payload.length) {
                 detected++;
             } else {
                 failures.add(where + ": expected the client's read to fail naming the CRC, after a short server read;"
@@ -278,10 +294,10 @@ class CorruptionDetectionTest {
     }
 
     /** 0x40-0x7F octets, different for each case so that a pattern is found once. */
-    private static byte[] payload(long seed) {
-        byte[] payload = new byte[PAYLOAD];
+    private static byte[] payload(long seed, int length) {
+        byte[] payload = new byte[length];
         java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
-        for (int i = 0; i < PAYLOAD; i++) {
+        for (int i = 0; i < length; i++) {
             payload[i] = (byte) (0x40 + random.nextInt(0x40));
         }
         return payload;
