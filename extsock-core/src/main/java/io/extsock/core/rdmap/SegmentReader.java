@@ -314,7 +314,8 @@ public final class SegmentReader {
         if (destination != null) {
             int payload = ulpdu - headerLength;
             if (destination != placed || destination.position() != start) {
-                destination.put(destination.position(), placed, start, payload);
+                // The sink may have moved the window of that same buffer: read it whole.
+                destination.put(destination.position(), placed.duplicate().clear(), start, payload);
             }
             destination.position(destination.position() + payload);
         }

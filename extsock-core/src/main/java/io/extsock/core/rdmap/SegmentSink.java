@@ -30,7 +30,8 @@ public interface SegmentSink {
      * the CRC over it in place, one copy fewer than through the hold. Should the CRC fail,
      * the connection ends and that memory is never delivered; should it match, {@link
      * #segmentStarted} still decides, and the payload is moved if it names another place.
-     * Must change no state: the headers may be garbled.
+     * Must change no state that {@link #segmentStarted} would not set the same way for the same
+     * headers (a buffer's window may move): the headers may be garbled.
      *
      * @return a buffer with exactly {@code unverified.ulpPayloadLength()} octets remaining from
      *     its position, or null

@@ -67,6 +67,8 @@ public final class QueuePair {
     /** Our RDMA Reads on the wire, oldest first (ORD). */
     final ArrayDeque<SendWork> outstandingReads = new ArrayDeque<>();
     final ArrayDeque<ReceiveWork> receiveQueue = new ArrayDeque<>();
+    /** Set once the stream posts its first Receive ({@link #hasInternalReceives}). */
+    private volatile boolean internalReceives;
     /** The peer's Reads accepted and waiting for their response, and the IRD slots. */
     final InboundReads inboundReads = new InboundReads();
     private final WorkPools pools = new WorkPools(16);
@@ -245,7 +247,17 @@ public final class QueuePair {
             work.completer = completer;
             work.addPiece(buffer);
             receiveQueue.add(work);
+            internalReceives = true;
         }
+    }
+
+    /**
+     * Whether the engine's own stream ever posted a Receive here: only then can a Send land in
+     * memory of the engine's own ({@code SegmentSink.speculativeDestination}). Read without the
+     * lock by the receive side: a stale false only means one Send goes the usual way.
+     */
+    boolean hasInternalReceives() {
+        return internalReceives;
     }
 
     /** Whether the connection still accepts work. */

@@ -100,18 +100,26 @@ final class SendHandler implements OpcodeHandler {
     ByteBuffer speculativeDestination(RdmapSegmentHeader unverified) {
         long messageOffset = unverified.ddp().messageOffset();
         int length = unverified.ulpPayloadLength();
-        ReceiveWork target;
-        if (messageOffset == 0) {
-            synchronized (qp.lock) {
-                target = rtrExpected || qp.state != QueuePairState.CONNECTED ? null : qp.receiveQueue.peek();
-            }
-        } else {
-            target = receiving;
+        if (length <= 0 || messageOffset < 0 || !qp.hasInternalReceives()) {
+            return null;  // a connection without a stream never has a buffer of the engine's own
         }
-        if (target == null || length <= 0 || messageOffset < 0) {
+        if (messageOffset != 0) {
+            return streamWindow(receiving, messageOffset, length);  // the receive lock holder's alone
+        }
+        // The head is the queue pair's until the segment takes it: an end on another thread
+        // recycles queued entries under the lock, so it is looked at under the lock.
+        synchronized (qp.lock) {
+            return rtrExpected || qp.state != QueuePairState.CONNECTED ? null
+                    : streamWindow(qp.receiveQueue.peek(), 0, length);
+        }
+    }
+
+    /** The window of the plain-buffer piece that holds [offset, offset + length) of the Receive, or null. */
+    private static ByteBuffer streamWindow(ReceiveWork target, long offset, int length) {
+        if (target == null) {
             return null;
         }
-        long skip = messageOffset;
+        long skip = offset;
         for (int i = 0; i < target.pieces(); i++) {
             int pieceLength = target.length(i);
             if (skip < pieceLength) {

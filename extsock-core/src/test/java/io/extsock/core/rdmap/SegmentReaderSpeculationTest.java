@@ -2,6 +2,7 @@ package io.extsock.core.rdmap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.extsock.core.mpa.FpduDeframer;
@@ -29,6 +30,8 @@ class SegmentReaderSpeculationTest {
         int offers;
         int started;
         int completed;
+        /** Where the reader's direct reads went once the first octets were read. */
+        ByteBuffer directTargetAfterTheHeaders;
 
         OfferingSink(ByteBuffer offered, ByteBuffer checked) {
             this.offered = offered;
@@ -62,6 +65,7 @@ class SegmentReaderSpeculationTest {
         readInTwo(sink, sendOnTheWire(payload));
 
         assertEquals(1, sink.offers);
+        assertSame(buffer, sink.directTargetAfterTheHeaders, "read straight there, not through the hold");
         assertEquals(1, sink.completed);
         assertArrayEquals(payload, head(buffer));
     }
@@ -75,6 +79,7 @@ class SegmentReaderSpeculationTest {
 
         readInTwo(sink, sendOnTheWire(payload));
 
+        assertSame(offered, sink.directTargetAfterTheHeaders);
         assertEquals(1, sink.completed);
         assertArrayEquals(payload, head(checked));
     }
@@ -91,6 +96,21 @@ class SegmentReaderSpeculationTest {
         assertEquals(TerminateCause.LLP_MPA_CRC, e.terminateCause());
         assertEquals(1, sink.offers);
         assertEquals(0, sink.started, "the headers were never believed");
+    }
+
+    @Test
+    void aGarbledHeaderThatStillDecodesIsNeverBelieved() throws Exception {
+        ByteBuffer buffer = ByteBuffer.allocate(65536);
+        OfferingSink sink = new OfferingSink(buffer, buffer);
+        byte[] wire = sendOnTheWire(payload());
+        wire[2 + 13] ^= 0x40;  // the MSN's last octet (after the MPA length): 0x41, out of order
+
+        ProtocolViolationException e = assertThrows(ProtocolViolationException.class, () -> readInTwo(sink, wire));
+
+        assertEquals(TerminateCause.LLP_MPA_CRC, e.terminateCause(), "the CRC's verdict, not DDP's");
+        assertEquals(1, sink.offers, "the garbled headers decoded and were offered");
+        assertSame(buffer, sink.directTargetAfterTheHeaders);
+        assertEquals(0, sink.started, "and never believed");
     }
 
     @Test
@@ -111,6 +131,9 @@ class SegmentReaderSpeculationTest {
     private static void readInTwo(SegmentSink sink, byte[] wire) throws ProtocolViolationException {
         SegmentReader reader = new SegmentReader(new FpduDeframer(true, false), sink, ByteBuffer.allocateDirect(65535));
         reader.read(ByteBuffer.wrap(wire, 0, FIRST_READ));
+        if (sink instanceof OfferingSink) {
+            ((OfferingSink) sink).directTargetAfterTheHeaders = reader.directTarget();
+        }
         int at = FIRST_READ;
         int capacity = reader.directCapacity();
         ByteBuffer target = reader.directTarget();

@@ -80,6 +80,49 @@ class SpeculativePlacementTest {
     }
 
     @Test
+    void theSecondSegmentOfASendGoesStraightIntoTheReceiveBeingFilled() throws Exception {
+        EmbeddedPair pair = EmbeddedPair.open(1, 64);
+        QueuePair qp = pair.initiator().queuePair;
+        ByteBuffer streamBuffer = ByteBuffer.allocateDirect(65536);
+        ByteBuffer posted = streamBuffer.duplicate();
+        qp.postInternalReceive(posted, 7, completion -> internal.add(completion.status()));
+        byte[] payload = payload();
+        int half = PAYLOAD / 2;
+        byte[] first = RawSegments.fpdu(RawSegments.untagged(RawSegments.SEND, false, 0, 1, 0,
+                java.util.Arrays.copyOfRange(payload, 0, half)));
+        byte[] second = RawSegments.fpdu(RawSegments.untagged(RawSegments.SEND, true, 0, 1, half,
+                java.util.Arrays.copyOfRange(payload, half, PAYLOAD)));
+
+        qp.receive(ByteBuffer.wrap(first));  // whole in the input: checked where it lies
+        qp.receive(ByteBuffer.wrap(second, 0, FIRST_READ));
+        assertSame(posted, qp.directTarget(), "the Receive being filled, at the second segment's offset");
+        assertEquals(half + FIRST_READ - MPA_LENGTH - UNTAGGED_HEADER, posted.position());
+        int rest = readStraight(qp, second, FIRST_READ);
+        qp.receive(ByteBuffer.wrap(second, rest, second.length - rest));
+
+        assertEquals(List.of(CompletionStatus.SUCCESS), internal);
+        byte[] placed = new byte[PAYLOAD];
+        streamBuffer.get(0, placed);
+        assertArrayEquals(payload, placed);
+    }
+
+    @Test
+    void aConnectionClosedBeforeTheCrcDropsTheSpeculatedSend() throws Exception {
+        EmbeddedPair pair = EmbeddedPair.open(1, 64);
+        QueuePair qp = pair.initiator().queuePair;
+        qp.postInternalReceive(ByteBuffer.allocateDirect(65536), 7, completion -> internal.add(completion.status()));
+        byte[] wire = RawSegments.fpdu(RawSegments.untagged(RawSegments.SEND, true, 0, 1, 0, payload()));
+
+        qp.receive(ByteBuffer.wrap(wire, 0, FIRST_READ));
+        int rest = readStraight(qp, wire, FIRST_READ);
+        qp.close();  // the application, on another thread, in the middle of the FPDU
+        qp.receive(ByteBuffer.wrap(wire, rest, wire.length - rest));
+
+        assertEquals(List.of(CompletionStatus.FLUSHED), internal, "completed once, by the close");
+        assertEquals("the connection was closed", qp.failure(), "and not as a fault of ours");
+    }
+
+    @Test
     void aLargeSendIntoTheApplicationsMemoryWaitsInTheHold() throws Exception {
         EmbeddedPair pair = EmbeddedPair.open(1, 64);
         QueuePair qp = pair.initiator().queuePair;
