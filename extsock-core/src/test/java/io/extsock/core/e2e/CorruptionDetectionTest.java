@@ -134,7 +134,7 @@ class CorruptionDetectionTest {
         return IntStream.concat(IntStream.concat(header, body), crc).toArray();
     }
 
-    /** Payload positions to flip: a sample, or in the long run every octet (every 13th of a large write). */
+    /** Payload positions to flip: a sample, or in the long run every octet (every 33rd of a large write). */
     private static IntStream payloadSamples(int length) {
         return LONG ? IntStream.iterate(0, i -> i < length, i -> i + Math.max(1, length / PAYLOAD))
                 : IntStream.of(0, 1, 7, 100, 1024, 2047, length / 2, length - 1);
@@ -229,7 +229,14 @@ class CorruptionDetectionTest {
         try (IwarpSocketPair pair = throughRelay(upstream, FaultPlan.none(), true).open()) {
             pair.accepted().setSoTimeout(20_000);  // a hang fails the case instead of the run
             pair.client().setSoTimeout(20_000);
-            pair.client().getOutputStream().write(payload);
+            // A large write may still be under way (its second Send) when the server's Terminate
+            // comes back: then the write itself fails, naming the CRC.
+            IOException writeEnded = null;
+            try {
+                pair.client().getOutputStream().write(payload);
+            } catch (IOException e) {
+                writeEnded = e;
+            }
             InputStream in = pair.accepted().getInputStream();
             byte[] read = new byte[payload.length];
             int total = 0;
@@ -248,17 +255,20 @@ class CorruptionDetectionTest {
                 failures.add(where + ": the relay flipped " + report.corruptionsApplied() + " octets " + report);
                 return;
             }
-            // The client learns of it by the server's Terminate: its next read fails, naming the CRC.
-            IOException ended = null;
-            try {
-                pair.client().getInputStream().read();
-            } catch (IOException e) {
-                ended = e;
+            // The client learns of it by the server's Terminate: its write or next read fails, naming the CRC.
+            IOException ended = writeEnded;
+            if (ended == null) {
+                try {
+                    pair.client().getInputStream().read();
+                } catch (IOException e) {
+                    ended = e;
+                }
             }
             if (ended != null && String.valueOf(ended.getMessage()).contains("CRC") && total < payload.length) {
                 detected++;
             } else {
-                failures.add(where + ": expected the client's read to fail naming the CRC, after a short server read;"
+                failures.add(where + ": expected the client's write or read to fail naming the CRC, after a short"
+                        + " server read;"
                         + " read " + total + ", client " + ended);
             }
         }
