@@ -89,7 +89,7 @@ class CorruptionDetectionTest {
     void everyCorruptionIsDetectedAndNothingCorruptIsDelivered(Kind kind) throws Exception {
         long started = System.nanoTime();
         for (int distance : distances(kind)) {
-            for (FaultPlan cut : cuts(distance)) {
+            for (FaultPlan cut : cuts(kind, distance)) {
                 corruptOnce(kind, distance, cut);
             }
         }
@@ -134,20 +134,27 @@ class CorruptionDetectionTest {
         return IntStream.concat(IntStream.concat(header, body), crc).toArray();
     }
 
-    /** Payload positions to flip: a sample, or in the long run every octet (every 33rd of a large write). */
+    /**
+     * Payload positions to flip: a sample, or in the long run every octet (every 100th of a large
+     * write, so that its case ends within its timeout).
+     */
     private static IntStream payloadSamples(int length) {
-        return LONG ? IntStream.iterate(0, i -> i < length, i -> i + Math.max(1, length / PAYLOAD))
+        return LONG ? IntStream.iterate(0, i -> i < length, i -> i + (length > PAYLOAD ? 100 : 1))
                 : IntStream.of(0, 1, 7, 100, 1024, 2047, length / 2, length - 1);
     }
 
-    /** As TCP delivers, and (for a sample of positions, or all in the long run) re-cut into random pieces. */
-    private static List<FaultPlan> cuts(int distance) {
+    /**
+     * As TCP delivers, and (for a sample of positions, or all in the long run) re-cut into random
+     * pieces; in the long run also into pieces of one octet (of 1 to 64 for a large write: 100
+     * KB in single octets takes seconds a case).
+     */
+    private static List<FaultPlan> cuts(Kind kind, int distance) {
         List<FaultPlan> cuts = new ArrayList<>(List.of(FaultPlan.none()));
         if (LONG || Math.floorMod(distance, 5) == 0) {
             cuts.add(FaultPlan.none().segments(1, 65536, distance));
         }
         if (LONG) {
-            cuts.add(FaultPlan.none().segments(1, 1, 0));
+            cuts.add(FaultPlan.none().segments(1, kind == Kind.LARGE_STREAM ? 64 : 1, 0));
         }
         return cuts;
     }
