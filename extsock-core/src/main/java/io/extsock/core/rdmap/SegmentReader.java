@@ -281,10 +281,10 @@ public final class SegmentReader {
         } catch (ProtocolViolationException garbledOrRefused) {
             return false;  // the verified path names the fault, once the CRC said the octets are the peer's
         }
-        int headerLength = unverified.ulpPayloadOffset();
-        if (!unverified.opcode().isSend() || headerLength != DdpConstants.UNTAGGED_HEADER_LENGTH) {
+        if (!unverified.opcode().isSend()) {
             return false;
         }
+        int headerLength = unverified.ulpPayloadOffset();  // a Send's: the untagged DDP header
         ByteBuffer place = sink.speculativeDestination(unverified);
         if (place == null || place.remaining() != ulpdu - headerLength) {
             return false;

@@ -51,6 +51,24 @@ final class ReceiveWork {
         return pieces.bufferWindow(piece, from, from + length);
     }
 
+    /**
+     * Where octets [offset, offset + length) of this Receive go when one piece holds them all
+     * ({@link #placement}); null when they straddle pieces or run past the end, or, with {@code
+     * plainOnly}, when that piece is a range of a registered region.
+     */
+    ByteBuffer placementWithin(long offset, int length, boolean plainOnly) {
+        long skip = offset;
+        for (int i = 0; i < pieces(); i++) {
+            int pieceLength = length(i);
+            if (skip < pieceLength) {
+                return skip + length <= pieceLength && (!plainOnly || isPlainBuffer(i))
+                        ? placement(i, (int) skip, length) : null;
+            }
+            skip -= pieceLength;
+        }
+        return null;
+    }
+
     void clear() {
         pieces.clear();
         capacity = 0;

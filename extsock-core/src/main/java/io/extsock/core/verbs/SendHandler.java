@@ -71,22 +71,18 @@ final class SendHandler implements OpcodeHandler {
         if (length == 0 || receiving == null) {
             return null;
         }
-        // Find the scatter slice the segment starts in; if it spans slices, go through a
-        // bounce buffer (a copy, only for segments that straddle slices).
-        long skip = messageOffset;
-        for (int i = 0; i < receiving.pieces(); i++) {
-            int pieceLength = receiving.length(i);
-            if (skip < pieceLength) {
-                if (skip + length <= pieceLength) {
-                    return receiving.placement(i, (int) skip, length);
-                }
-                bounce = ByteBuffer.allocate(length);
-                bounceOffset = messageOffset;
-                return bounce;
-            }
-            skip -= pieceLength;
+        // Straight into the scatter slice that holds the segment; one that spans slices goes
+        // through a bounce buffer (a copy, only for segments that straddle slices).
+        ByteBuffer window = receiving.placementWithin(messageOffset, length, false);
+        if (window != null) {
+            return window;
         }
-        throw new IllegalStateException("DDP admitted a Send longer than its receive buffer");
+        if (messageOffset >= receiving.capacity) {
+            throw new IllegalStateException("DDP admitted a Send longer than its receive buffer");
+        }
+        bounce = ByteBuffer.allocate(length);
+        bounceOffset = messageOffset;
+        return bounce;
     }
 
     /**
@@ -104,31 +100,15 @@ final class SendHandler implements OpcodeHandler {
             return null;  // a connection without a stream never has a buffer of the engine's own
         }
         if (messageOffset != 0) {
-            return streamWindow(receiving, messageOffset, length);  // the receive lock holder's alone
+            ReceiveWork filling = receiving;  // the receive lock holder's alone
+            return filling != null ? filling.placementWithin(messageOffset, length, true) : null;
         }
         // The head is the queue pair's until the segment takes it: an end on another thread
         // recycles queued entries under the lock, so it is looked at under the lock.
         synchronized (qp.lock) {
-            return rtrExpected || qp.state != QueuePairState.CONNECTED ? null
-                    : streamWindow(qp.receiveQueue.peek(), 0, length);
+            ReceiveWork head = rtrExpected || qp.state != QueuePairState.CONNECTED ? null : qp.receiveQueue.peek();
+            return head != null ? head.placementWithin(0, length, true) : null;
         }
-    }
-
-    /** The window of the plain-buffer piece that holds [offset, offset + length) of the Receive, or null. */
-    private static ByteBuffer streamWindow(ReceiveWork target, long offset, int length) {
-        if (target == null) {
-            return null;
-        }
-        long skip = offset;
-        for (int i = 0; i < target.pieces(); i++) {
-            int pieceLength = target.length(i);
-            if (skip < pieceLength) {
-                return skip + length <= pieceLength && target.isPlainBuffer(i)
-                        ? target.placement(i, (int) skip, length) : null;
-            }
-            skip -= pieceLength;
-        }
-        return null;
     }
 
     @Override
