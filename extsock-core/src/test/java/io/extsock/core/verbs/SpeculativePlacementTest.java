@@ -45,9 +45,9 @@ class SpeculativePlacementTest {
         EmbeddedPair pair = EmbeddedPair.open(1, 64);
         QueuePair qp = pair.initiator().queuePair;
         ByteBuffer streamBuffer = ByteBuffer.allocateDirect(65536);
-        qp.postInternalReceive(streamBuffer.duplicate(), 7, completion -> internal.add(completion.status()));
+        postStreamBuffer(qp, streamBuffer.duplicate());
         byte[] payload = payload();
-        byte[] wire = RawSegments.fpdu(RawSegments.untagged(RawSegments.SEND, true, 0, 1, 0, payload));
+        byte[] wire = oneSend(payload);
 
         qp.receive(ByteBuffer.wrap(wire, 0, FIRST_READ));
         ByteBuffer target = qp.directTarget();
@@ -71,8 +71,8 @@ class SpeculativePlacementTest {
         QueuePair qp = pair.initiator().queuePair;
         ByteBuffer streamBuffer = ByteBuffer.allocateDirect(65536);
         ByteBuffer posted = streamBuffer.duplicate();
-        qp.postInternalReceive(posted, 7, completion -> internal.add(completion.status()));
-        byte[] wire = RawSegments.fpdu(RawSegments.untagged(RawSegments.SEND, true, 0, 1, 0, payload()));
+        postStreamBuffer(qp, posted);
+        byte[] wire = oneSend(payload());
 
         qp.receive(ByteBuffer.wrap(wire, 0, FIRST_READ));
 
@@ -85,7 +85,7 @@ class SpeculativePlacementTest {
         QueuePair qp = pair.initiator().queuePair;
         ByteBuffer streamBuffer = ByteBuffer.allocateDirect(65536);
         ByteBuffer posted = streamBuffer.duplicate();
-        qp.postInternalReceive(posted, 7, completion -> internal.add(completion.status()));
+        postStreamBuffer(qp, posted);
         byte[] payload = payload();
         int half = PAYLOAD / 2;
         byte[] first = RawSegments.fpdu(RawSegments.untagged(RawSegments.SEND, false, 0, 1, 0,
@@ -110,8 +110,8 @@ class SpeculativePlacementTest {
     void aConnectionClosedBeforeTheCrcDropsTheSpeculatedSend() throws Exception {
         EmbeddedPair pair = EmbeddedPair.open(1, 64);
         QueuePair qp = pair.initiator().queuePair;
-        qp.postInternalReceive(ByteBuffer.allocateDirect(65536), 7, completion -> internal.add(completion.status()));
-        byte[] wire = RawSegments.fpdu(RawSegments.untagged(RawSegments.SEND, true, 0, 1, 0, payload()));
+        postStreamBuffer(qp, ByteBuffer.allocateDirect(65536));
+        byte[] wire = oneSend(payload());
 
         qp.receive(ByteBuffer.wrap(wire, 0, FIRST_READ));
         int rest = readStraight(qp, wire, FIRST_READ);
@@ -131,7 +131,7 @@ class SpeculativePlacementTest {
         pair.initiator().verbs().submit(new ReceiveRequest().tag(3).scatter(region.slice(0, 65536)))
                 .whenComplete((done, failure) -> completions.add(done));
         byte[] payload = payload();
-        byte[] wire = RawSegments.fpdu(RawSegments.untagged(RawSegments.SEND, true, 0, 1, 0, payload));
+        byte[] wire = oneSend(payload);
 
         qp.receive(ByteBuffer.wrap(wire, 0, FIRST_READ));
         assertNotSame(inbox, qp.directTarget());
@@ -169,8 +169,8 @@ class SpeculativePlacementTest {
         EmbeddedPair pair = EmbeddedPair.open(1, 64);
         QueuePair qp = pair.initiator().queuePair;
         ByteBuffer streamBuffer = ByteBuffer.allocateDirect(65536);
-        qp.postInternalReceive(streamBuffer.duplicate(), 7, completion -> internal.add(completion.status()));
-        byte[] wire = RawSegments.fpdu(RawSegments.untagged(RawSegments.SEND, true, 0, 1, 0, payload()));
+        postStreamBuffer(qp, streamBuffer.duplicate());
+        byte[] wire = oneSend(payload());
         wire[flipped] ^= 0x08;
 
         qp.receive(ByteBuffer.wrap(wire, 0, FIRST_READ));
@@ -205,6 +205,16 @@ class SpeculativePlacementTest {
             at += count;
         }
         return at;
+    }
+
+    /** Posts a stream receive buffer, as the stream does: a plain buffer, the engine's own. */
+    private void postStreamBuffer(QueuePair qp, ByteBuffer posted) throws QueuePairClosedException {
+        qp.postInternalReceive(posted, 7, completion -> internal.add(completion.status()));
+    }
+
+    /** The peer's first Send (MSN 1) of the payload, whole in one FPDU with its CRC. */
+    private static byte[] oneSend(byte[] payload) {
+        return RawSegments.fpdu(RawSegments.untagged(RawSegments.SEND, true, 0, 1, 0, payload));
     }
 
     private static boolean zero(ByteBuffer buffer, int length) {
