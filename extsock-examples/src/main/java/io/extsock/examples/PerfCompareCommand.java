@@ -1,6 +1,7 @@
 package io.extsock.examples;
 
 import io.extsock.ExtendedServerSocket;
+import io.extsock.examples.AlternatingRounds.Row;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -220,8 +221,8 @@ final class PerfCompareCommand implements Callable<Integer> {
             manyRows.forEach(r -> all.add(r.row()));
             List<FileRow> fileRows = files != null ? fileRows(files) : List.of();
             fileRows.forEach(r -> all.add(r.row()));
-            Rounds.warmUp(perfRows.stream().map(PerfRow::row).toList(), warmUpRounds);
-            Rounds.run(all, rounds);
+            AlternatingRounds.warmUp(perfRows.stream().map(PerfRow::row).toList(), warmUpRounds);
+            AlternatingRounds.run(all, rounds);
             printPerf(out, perfRows);
             if (many) {
                 printMany(out, manyRows);
@@ -309,7 +310,7 @@ final class PerfCompareCommand implements Callable<Integer> {
             double p50 = median(row.results, r -> r.latency().p50()) / 1e3;
             double p99 = median(row.results, r -> r.latency().p99()) / 1e3;
             double bandwidth = median(row.results, PerfResult::bwAverageMBps);
-            Ratio ratio = row.ratio();
+            RoundRatio ratio = row.ratio();
             if (json) {
                 out.println(Units.format("{\"test\":\"%s\",\"mode\":\"%s\",\"socket\":\"%s\",\"bytes\":%d,"
                                 + "\"iterations\":%d,\"bw_MBps\":%.2f,\"lat_us_p50\":%.2f,\"lat_us_p99\":%.2f,%s,"
@@ -363,11 +364,11 @@ final class PerfCompareCommand implements Callable<Integer> {
             double setup = median(row.results, r -> r.setupNanos() / 1e6);
             double roundTrips = median(row.results, r -> r.roundTripNanos() / 1e6);
             double total = median(row.results, r -> r.totalNanos() / 1e6);
-            Ratio ratio = row.ratio();
+            RoundRatio ratio = row.ratio();
             // Each phase's own ratio too: issue 13 holds the round trips to plain TCP's, and
             // measures setup (negotiation, buffers) on its own.
-            Ratio setupRatio = row.ratio(r -> r.setupNanos());
-            Ratio roundTripsRatio = row.ratio(r -> r.roundTripNanos());
+            RoundRatio setupRatio = row.ratio(r -> r.setupNanos());
+            RoundRatio roundTripsRatio = row.ratio(r -> r.roundTripNanos());
             if (json) {
                 out.println(Units.format("{\"test\":\"many_rr\",\"mode\":\"%s\",\"threads\":\"%s\",\"socket\":\"%s\","
                                 + "\"connections\":%d,\"round_trips\":%d,\"bytes\":%d,\"setup_ms\":%.2f,"
@@ -423,7 +424,7 @@ final class PerfCompareCommand implements Callable<Integer> {
             Row<FileReceiver.Outcome> row = fileRow.row();
             double seconds = median(row.results, o -> o.transferNanos() / 1e9);
             double rate = median(row.results, row.figure);
-            Ratio ratio = row.ratio();
+            RoundRatio ratio = row.ratio();
             if (json) {
                 out.println(Units.format("{\"test\":\"file_get\",\"method\":\"%s\",\"mode\":\"%s\",\"socket\":\"%s\","
                                 + "\"bytes\":%d,\"transfer_s\":%.3f,\"MBps\":%.2f,%s,\"compared_with\":\"%s\",\"rounds\":%d}",
@@ -441,101 +442,6 @@ final class PerfCompareCommand implements Callable<Integer> {
         out.println("file get of " + Units.bytes(fileSize) + " (random bytes, a temporary file), loopback; the transfer"
                 + " alone is timed (not the SHA-256 check); MB/sec: higher is better");
         table.print(out);
-    }
-
-    /** A row's ratio: the median of the per-round ratios and, from six rounds, its 95% interval. */
-    record Ratio(double median, MedianInterval interval, int rounds) {
-
-        static Ratio of(double[] perRound) {
-            double[] sorted = perRound.clone();
-            Arrays.sort(sorted);
-            return new Ratio(MedianInterval.median(sorted), MedianInterval.of(perRound), perRound.length);
-        }
-
-        /** "1.02 [0.97, 1.10]", or "1.02 [n<6]" when there are too few rounds for a 95% interval. */
-        String cell() {
-            return Units.format("%.2f", median) + (interval == null ? " [n<" + MedianInterval.MIN_VALUES + "]"
-                    : Units.format(" [%.2f, %.2f]", interval.low(), interval.high()));
-        }
-
-        /** The JSON members; the interval's are null when there are too few rounds. */
-        String json() {
-            return json("");
-        }
-
-        /** As {@link #json()}, each member's name after {@code prefix} (a ratio of one part of a figure). */
-        String json(String prefix) {
-            return Units.format("\"" + prefix + "ratio_to_plain\":%.3f,", median) + (interval == null
-                    ? "\"" + prefix + "ratio_ci_low\":null,\"" + prefix + "ratio_ci_high\":null"
-                    : Units.format("\"" + prefix + "ratio_ci_low\":%.3f,\"" + prefix + "ratio_ci_high\":%.3f",
-                    interval.low(), interval.high()));
-        }
-    }
-
-    /**
-     * One contender, measured once a round; its ratio in a round is its figure over its
-     * baseline's figure in the same round (a baseline of null: itself, so 1).
-     */
-    static final class Row<R> {
-        final Callable<R> measure;
-        final ToDoubleFunction<R> figure;
-        final Row<R> baseline;
-        final String comparedWith;
-        final List<R> results = new ArrayList<>();
-
-        Row(Callable<R> measure, ToDoubleFunction<R> figure, Row<R> baseline, String comparedWith) {
-            this.measure = measure;
-            this.figure = figure;
-            this.baseline = baseline;
-            this.comparedWith = comparedWith;
-        }
-
-        void runOnce() throws Exception {
-            results.add(measure.call());
-        }
-
-        /** Drops what was measured so far (the warm-up's results). */
-        void forget() {
-            results.clear();
-        }
-
-        Ratio ratio() {
-            return ratio(figure);
-        }
-
-        /** The ratio of another figure of the same results, round by round, to the baseline's. */
-        Ratio ratio(ToDoubleFunction<R> of) {
-            double[] ratios = new double[results.size()];
-            for (int r = 0; r < ratios.length; r++) {
-                ratios[r] = baseline == null ? 1
-                        : of.applyAsDouble(results.get(r)) / of.applyAsDouble(baseline.results.get(r));
-            }
-            return Ratio.of(ratios);
-        }
-    }
-
-    /** The rounds: every row once a round, in alternating order (ABC CBA), so drift hits all alike. */
-    static final class Rounds {
-        private Rounds() {
-        }
-
-        /**
-         * Runs the rows as {@link #run} does, {@code rounds} times, and forgets their results:
-         * the first runs of a JVM measure the JIT compiler as much as the code (short bandwidth
-         * runs spent 20-33% of their CPU in the C2 compiler's threads).
-         */
-        static void warmUp(List<? extends Row<?>> rows, int rounds) throws Exception {
-            run(rows, rounds);
-            rows.forEach(Row::forget);
-        }
-
-        static void run(List<? extends Row<?>> rows, int rounds) throws Exception {
-            for (int round = 0; round < rounds; round++) {
-                for (int k = 0; k < rows.size(); k++) {
-                    rows.get(round % 2 == 0 ? k : rows.size() - 1 - k).runOnce();
-                }
-            }
-        }
     }
 
     private static <R> double median(List<R> results, ToDoubleFunction<R> value) {

@@ -6,18 +6,18 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** perf compare's rounds: warm-up rounds run every row and count for none; the counted rounds alternate. */
-class PerfCompareRoundsTest {
+/** Alternating rounds (perf compare, the demo): warm-up rounds run every row and count for none; the counted rounds alternate. */
+class AlternatingRoundsTest {
 
     @Test
     void warmUpRoundsRunButAreNotCounted() throws Exception {
         List<String> calls = new ArrayList<>();
-        PerfCompareCommand.Row<Integer> a = row("a", calls);
-        PerfCompareCommand.Row<Integer> b = row("b", calls);
-        List<PerfCompareCommand.Row<Integer>> rows = List.of(a, b);
+        AlternatingRounds.Row<Integer> a = row("a", calls);
+        AlternatingRounds.Row<Integer> b = row("b", calls);
+        List<AlternatingRounds.Row<Integer>> rows = List.of(a, b);
 
-        PerfCompareCommand.Rounds.warmUp(rows, 2);
-        PerfCompareCommand.Rounds.run(rows, 3);
+        AlternatingRounds.warmUp(rows, 2);
+        AlternatingRounds.run(rows, 3);
 
         assertEquals(List.of("a1", "b1", "b2", "a2", "a3", "b3", "b4", "a4", "a5", "b5"), calls,
                 "two warm-up rounds, then three counted, each in alternating order");
@@ -26,9 +26,9 @@ class PerfCompareRoundsTest {
     }
 
     /** A row whose every run returns how many times it ran, and logs it. */
-    private static PerfCompareCommand.Row<Integer> row(String name, List<String> calls) {
+    private static AlternatingRounds.Row<Integer> row(String name, List<String> calls) {
         int[] runs = {0};
-        return new PerfCompareCommand.Row<>(() -> {
+        return new AlternatingRounds.Row<>(() -> {
             runs[0]++;
             calls.add(name + runs[0]);
             return runs[0];
