@@ -3,6 +3,7 @@ package io.extsock.examples;
 import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
+import io.extsock.examples.AlternatingRounds.Row;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.MemoryRegion;
 import io.extsock.verbs.RemoteBuffer;
@@ -17,6 +18,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.List;
@@ -56,18 +58,31 @@ final class DemoCommand implements Callable<Integer> {
     long size;
 
     @Option(names = "--warm-up", paramLabel = "N", defaultValue = "" + DEFAULT_WARM_UP,
-            description = "Unmeasured runs of each stream echo before the measured one (default: "
-                    + DEFAULT_WARM_UP + "; 0 shows a cold start).")
+            description = "Unmeasured runs of each stream echo before the measured ones (default: "
+                    + DEFAULT_WARM_UP + "; 0 with --runs 1 shows a cold start).")
     int warmUp;
 
+    @Option(names = "--runs", paramLabel = "N", defaultValue = "" + DEFAULT_RUNS,
+            description = "Measured runs of each stream echo, in alternating order; each row shows its median run "
+                    + "(default: " + DEFAULT_RUNS + ", the fewest that give a ratio a 95% interval).")
+    int runs;
+
     /**
-     * Echo runs before the measured one, by default: what it takes for the JIT to be done with
-     * IWARP_MODE's engine. Its first connection in a JVM runs while C2 compiles it (about 1 s of a
-     * CPU for the echo, against 0.2 s for plain TCP's), and the first connections that end and
-     * start take compiled code down paths it has not seen, which recompiles them: on two cores the
-     * echo reaches its steady rate after about eight connections of 64 MiB.
+     * Echo runs before the measured ones, by default: what it takes for the JIT to be done with
+     * IWARP_MODE's engine. Its first connections in a JVM run while C2 compiles it (1.4-1.6 s of a
+     * CPU in all, against 0.2 s for plain TCP's echo, nearly all of it within eight connections of
+     * 64 MiB), and code compiled late runs the connections after it at a rate still below the
+     * steady one: IWARP_MODE's median ratio to plain TCP read 0.67-0.77 after 8 warm-up runs,
+     * 0.81-0.90 after 16 and 0.86-0.92 after 24 (two cores, a few demos each).
      */
-    static final int DEFAULT_WARM_UP = 8;
+    static final int DEFAULT_WARM_UP = 16;
+
+    /**
+     * Measured echo runs of each kind of socket, by default. One run a kind measured how the
+     * machine happened to be at that moment: IWARP_MODE's single run read 0.58-0.88 of plain
+     * TCP's in ten demos of one build.
+     */
+    static final int DEFAULT_RUNS = MedianInterval.MIN_VALUES;
 
     /** One step of the demo: runs and checks, timing only the transfer itself. */
     private interface Step {
@@ -92,17 +107,17 @@ final class DemoCommand implements Callable<Integer> {
         if (warmUp < 0) {
             throw new ParameterException(spec.commandLine(), "--warm-up must not be negative: " + warmUp);
         }
+        if (runs < 1) {
+            throw new ParameterException(spec.commandLine(), "--runs must be at least 1: " + runs);
+        }
         PrintWriter out = spec.commandLine().getOut();
         out.println("extsock demo: on loopback, in one process, " + Units.bytes(size) + " per step, every byte checked");
-        out.println(warmUp == 0 ? "each stream echo measured cold, on its first connection (--warm-up)"
-                : "each stream echo measured after " + warmUp + " unmeasured runs of it, the JIT's warm-up (--warm-up 0: cold)");
+        out.println(warmUp == 0 && runs == 1 ? "each stream echo measured cold, on its first connection (--warm-up, --runs)"
+                : "stream echoes: " + warmUp + " unmeasured runs of each (the JIT's warm-up), then " + runs
+                        + " measured in alternating order, each row its median run (--warm-up, --runs)");
         out.println();
         out.flush();
-        step("stream echo, java.net.Socket", () -> warmedEcho(ServerSocket::new, Socket::new, false));
-        step("stream echo, ExtendedSocket (passthrough)",
-                () -> warmedEcho(ExtendedServerSocket::new, ExtendedSocket::new, false));
-        step("stream echo, ExtendedSocket (IWARP_MODE)",
-                () -> warmedEcho(ExtendedServerSocket::new, ExtendedSocket::new, true));
+        String echoRatios = echoes();
         try (IwarpPair pair = IwarpPair.open()) {
             step("RDMA Write of a registered buffer", () -> rdmaWrite(pair));
             step("RDMA Read of a registered buffer", () -> rdmaRead(pair));
@@ -126,6 +141,10 @@ final class DemoCommand implements Callable<Integer> {
         }
         table.print(out);
         out.println();
+        if (echoRatios != null) {
+            out.println(echoRatios);
+            out.println();
+        }
         out.println(allVerified ? "all verified" : "VERIFICATION FAILED");
         out.flush();
         return allVerified ? 0 : UserErrorHandler.FAILURE;
@@ -137,29 +156,90 @@ final class DemoCommand implements Callable<Integer> {
         try {
             checked = step.run();
         } catch (Exception e) {
-            spec.commandLine().getErr().println("extsock demo: " + what + ": " + UserErrors.message(e));
-            spec.commandLine().getErr().flush();
+            reportFailure(what, e);
             checked = new Checked(false, 0);
         }
+        addRow(what, checked);
+    }
+
+    private void reportFailure(String what, Exception e) {
+        spec.commandLine().getErr().println("extsock demo: " + what + ": " + UserErrors.message(e));
+        spec.commandLine().getErr().flush();
+    }
+
+    private void addRow(String what, Checked checked) {
         long elapsed = checked.nanos();
         table.add(what, Units.bytes(size), checked.verified() ? Units.seconds(elapsed) : "-",
                 checked.verified() ? Units.throughput(size, elapsed) : "-", checked.verified() ? "yes" : "NO");
         allVerified &= checked.verified();
     }
 
-    /**
-     * {@link #warmUp} echoes on new sockets ({@code servers} and {@code clients} make them), each
-     * checked but not timed, then the measured one.
-     */
-    private Checked warmedEcho(Callable<? extends ServerSocket> servers, Callable<? extends Socket> clients,
-                               boolean iwarp) throws Exception {
-        for (int run = 0; run < warmUp; run++) {
-            Checked unmeasured = echo(servers.call(), clients.call(), iwarp);
-            if (!unmeasured.verified()) {
-                return unmeasured;
-            }
+    /** One kind of socket the stream echo runs over: {@code servers} and {@code clients} make them. */
+    private record EchoVariant(String what, Callable<? extends ServerSocket> servers,
+                               Callable<? extends Socket> clients, boolean iwarp) {
+    }
+
+    /** An echo whose bytes did not all come back as sent. */
+    private static final class EchoMismatch extends IOException {
+        EchoMismatch() {
+            super("the echoed bytes differ from those sent");
         }
-        return echo(servers.call(), clients.call(), iwarp);
+    }
+
+    /**
+     * The stream echo over plain TCP, passthrough ExtendedSocket and IWARP_MODE, on new sockets
+     * every run, in alternating rounds ({@link AlternatingRounds}): {@link #warmUp} unmeasured,
+     * then {@link #runs} measured. Adds each one's row (its median run) and returns the ratios of
+     * their throughput to plain TCP's, or null if an echo failed (its row then says NO, and the
+     * others, stopped with it, "stopped").
+     */
+    private String echoes() {
+        List<EchoVariant> variants = List.of(
+                new EchoVariant("stream echo, java.net.Socket", ServerSocket::new, Socket::new, false),
+                new EchoVariant("stream echo, ExtendedSocket (passthrough)", ExtendedServerSocket::new,
+                        ExtendedSocket::new, false),
+                new EchoVariant("stream echo, ExtendedSocket (IWARP_MODE)", ExtendedServerSocket::new,
+                        ExtendedSocket::new, true));
+        List<Row<Long>> rows = new ArrayList<>();
+        String[] failed = {"stream echo"};
+        for (EchoVariant variant : variants) {
+            rows.add(new Row<>(() -> {
+                try {
+                    Checked run = echo(variant.servers().call(), variant.clients().call(), variant.iwarp());
+                    if (!run.verified()) {
+                        throw new EchoMismatch();
+                    }
+                    return run.nanos();
+                } catch (Exception e) {
+                    failed[0] = variant.what();
+                    throw e;
+                }
+            }, nanos -> size / (double) nanos, rows.isEmpty() ? null : rows.get(0), "java.net.Socket"));
+        }
+        try {
+            AlternatingRounds.warmUp(rows, warmUp);
+            AlternatingRounds.run(rows, runs);
+        } catch (Exception e) {
+            reportFailure(failed[0], e);
+            for (EchoVariant variant : variants) {
+                if (variant.what().equals(failed[0])) {
+                    addRow(variant.what(), new Checked(false, 0));
+                } else {
+                    table.add(variant.what(), Units.bytes(size), "-", "-", "stopped");
+                }
+            }
+            allVerified = false;
+            return null;
+        }
+        for (int k = 0; k < variants.size(); k++) {
+            double[] nanos = rows.get(k).results.stream().mapToDouble(Long::doubleValue).sorted().toArray();
+            addRow(variants.get(k).what(), new Checked(true, Math.round(MedianInterval.median(nanos))));
+        }
+        String which = runs == 1 ? "one run each"
+                : "the median of the " + runs + " runs' ratios" + (runs >= MedianInterval.MIN_VALUES
+                        ? ", with its 95% interval" : "");
+        return "stream echo's throughput against java.net.Socket's (" + which + "): passthrough "
+                + rows.get(1).ratio().cell() + ", IWARP_MODE " + rows.get(2).ratio().cell();
     }
 
     /** The same {@link StreamEcho} code on both ends, whatever the sockets. */

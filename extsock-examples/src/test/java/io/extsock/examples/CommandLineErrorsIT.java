@@ -57,6 +57,7 @@ class CommandLineErrorsIT {
         Cli.run("echo", "client", "--spin-micros", "-1").assertUserError(2, "echo", "--spin-micros must be from 0 to 10000: -1");
         Cli.run("echo", "server", "--spin-micros", "10001").assertUserError(2, "echo", "--spin-micros must be from 0 to 10000");
         Cli.run("demo", "--warm-up", "-1").assertUserError(2, "demo", "--warm-up must not be negative: -1");
+        Cli.run("demo", "--runs", "0").assertUserError(2, "demo", "--runs must be at least 1: 0");
         Cli.run("nonsense").assertUserError(2, "", "Unmatched argument");
     }
 
