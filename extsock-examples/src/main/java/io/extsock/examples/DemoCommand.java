@@ -64,7 +64,7 @@ final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--runs", paramLabel = "N", defaultValue = "" + DEFAULT_RUNS,
             description = "Measured runs of each stream echo, in alternating order; each row shows its median run "
-                    + "(default: " + DEFAULT_RUNS + ", the fewest that give a ratio a 95% interval).")
+                    + "(default: " + DEFAULT_RUNS + ", the fewest that give a ratio a 95%% interval).")
     int runs;
 
     /**
