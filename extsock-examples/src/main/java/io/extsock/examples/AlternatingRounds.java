@@ -1,6 +1,7 @@
 package io.extsock.examples;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.ToDoubleFunction;
@@ -58,6 +59,13 @@ final class AlternatingRounds {
         /** Drops what was measured so far (the warm-up's results). */
         void forget() {
             results.clear();
+        }
+
+        /** The median of a figure of this row's results (for an even count, the mean of the middle two). */
+        double median(ToDoubleFunction<R> value) {
+            double[] values = results.stream().mapToDouble(value).toArray();
+            Arrays.sort(values);
+            return MedianInterval.median(values);
         }
 
         RoundRatio ratio() {

@@ -232,8 +232,7 @@ final class DemoCommand implements Callable<Integer> {
             return null;
         }
         for (int k = 0; k < variants.size(); k++) {
-            double[] nanos = rows.get(k).results.stream().mapToDouble(Long::doubleValue).sorted().toArray();
-            addRow(variants.get(k).what(), new Checked(true, Math.round(MedianInterval.median(nanos))));
+            addRow(variants.get(k).what(), new Checked(true, Math.round(rows.get(k).median(Long::doubleValue))));
         }
         String which = runs == 1 ? "one run each"
                 : "the median of the " + runs + " runs' ratios" + (runs >= MedianInterval.MIN_VALUES

@@ -8,7 +8,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -307,9 +306,9 @@ final class PerfCompareCommand implements Callable<Integer> {
         for (PerfRow perfRow : rows) {
             Contender contender = perfRow.contender();
             Row<PerfResult> row = perfRow.row();
-            double p50 = median(row.results, r -> r.latency().p50()) / 1e3;
-            double p99 = median(row.results, r -> r.latency().p99()) / 1e3;
-            double bandwidth = median(row.results, PerfResult::bwAverageMBps);
+            double p50 = row.median(r -> r.latency().p50()) / 1e3;
+            double p99 = row.median(r -> r.latency().p99()) / 1e3;
+            double bandwidth = row.median(PerfResult::bwAverageMBps);
             RoundRatio ratio = row.ratio();
             if (json) {
                 out.println(Units.format("{\"test\":\"%s\",\"mode\":\"%s\",\"socket\":\"%s\",\"bytes\":%d,"
@@ -361,9 +360,9 @@ final class PerfCompareCommand implements Callable<Integer> {
                 "ratio [95% CI]", "total[ms]", "ratio [95% CI]", "compared with");
         for (ManyRow manyRow : rows) {
             Row<ManyConnections.Result> row = manyRow.row();
-            double setup = median(row.results, r -> r.setupNanos() / 1e6);
-            double roundTrips = median(row.results, r -> r.roundTripNanos() / 1e6);
-            double total = median(row.results, r -> r.totalNanos() / 1e6);
+            double setup = row.median(r -> r.setupNanos() / 1e6);
+            double roundTrips = row.median(r -> r.roundTripNanos() / 1e6);
+            double total = row.median(r -> r.totalNanos() / 1e6);
             RoundRatio ratio = row.ratio();
             // Each phase's own ratio too: issue 13 holds the round trips to plain TCP's, and
             // measures setup (negotiation, buffers) on its own.
@@ -422,8 +421,8 @@ final class PerfCompareCommand implements Callable<Integer> {
                 "compared with");
         for (FileRow fileRow : rows) {
             Row<FileReceiver.Outcome> row = fileRow.row();
-            double seconds = median(row.results, o -> o.transferNanos() / 1e9);
-            double rate = median(row.results, row.figure);
+            double seconds = row.median(o -> o.transferNanos() / 1e9);
+            double rate = row.median(row.figure);
             RoundRatio ratio = row.ratio();
             if (json) {
                 out.println(Units.format("{\"test\":\"file_get\",\"method\":\"%s\",\"mode\":\"%s\",\"socket\":\"%s\","
@@ -442,12 +441,6 @@ final class PerfCompareCommand implements Callable<Integer> {
         out.println("file get of " + Units.bytes(fileSize) + " (random bytes, a temporary file), loopback; the transfer"
                 + " alone is timed (not the SHA-256 check); MB/sec: higher is better");
         table.print(out);
-    }
-
-    private static <R> double median(List<R> results, ToDoubleFunction<R> value) {
-        double[] values = results.stream().mapToDouble(value).toArray();
-        Arrays.sort(values);
-        return MedianInterval.median(values);
     }
 
     /** Binds the server to loopback and serves every connection on its own thread, until it closes. */
