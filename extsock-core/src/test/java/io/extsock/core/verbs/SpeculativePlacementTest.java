@@ -59,9 +59,7 @@ class SpeculativePlacementTest {
         qp.receive(ByteBuffer.wrap(wire, rest, wire.length - rest));
 
         assertEquals(List.of(CompletionStatus.SUCCESS), internal);
-        byte[] placed = new byte[PAYLOAD];
-        streamBuffer.get(0, placed);
-        assertArrayEquals(payload, placed);
+        assertHolds(streamBuffer, payload);
         assertTrue(qp.isConnected());
     }
 
@@ -101,9 +99,7 @@ class SpeculativePlacementTest {
         qp.receive(ByteBuffer.wrap(second, rest, second.length - rest));
 
         assertEquals(List.of(CompletionStatus.SUCCESS), internal);
-        byte[] placed = new byte[PAYLOAD];
-        streamBuffer.get(0, placed);
-        assertArrayEquals(payload, placed);
+        assertHolds(streamBuffer, payload);
     }
 
     @Test
@@ -141,9 +137,7 @@ class SpeculativePlacementTest {
 
         assertEquals(1, completions.size());
         assertEquals(CompletionStatus.SUCCESS, completions.get(0).status());
-        byte[] placed = new byte[PAYLOAD];
-        inbox.get(0, placed);
-        assertArrayEquals(payload, placed);
+        assertHolds(inbox, payload);
     }
 
     @Test
@@ -215,6 +209,13 @@ class SpeculativePlacementTest {
     /** The peer's first Send (MSN 1) of the payload, whole in one FPDU with its CRC. */
     private static byte[] oneSend(byte[] payload) {
         return RawSegments.fpdu(RawSegments.untagged(RawSegments.SEND, true, 0, 1, 0, payload));
+    }
+
+    /** The payload is in the buffer, from its first octet. */
+    private static void assertHolds(ByteBuffer buffer, byte[] payload) {
+        byte[] placed = new byte[payload.length];
+        buffer.get(0, placed);
+        assertArrayEquals(payload, placed);
     }
 
     private static boolean zero(ByteBuffer buffer, int length) {
