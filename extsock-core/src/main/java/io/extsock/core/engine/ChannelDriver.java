@@ -17,7 +17,6 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -37,7 +36,7 @@ import java.util.function.BooleanSupplier;
  * Selector of its own on this channel, so that a message costs one wake-up, as with TCP. While
  * application threads drive the connection, the progress thread's read interest is off. Once
  * something must progress while nobody waits (the verbs are in use, or stream writes wait for
- * credits), it takes the connection back after {@link #HANDBACK_NANOS} without a waiter, so that
+ * credits), it takes the connection back after {@link ReadingOwnership#HANDBACK_NANOS} without a waiter, so that
  * one-sided operations progress; until then the connection stays with the threads that read it,
  * as a TCP socket does ({@link #progressWhileIdle}). Large payloads are read from the socket
  * straight into their registered destination (with CRCs, into the hold where their FPDU waits for its check),
@@ -47,7 +46,8 @@ import java.util.function.BooleanSupplier;
  * <p>State ownership: the staging buffer, the inline Selector and the queue pair's receive
  * side belong to the holder of {@link #receiveLock}; the gathering write and the queue pair's
  * transmit side to the holder of {@link #transmitLock}; the selection key and {@link
- * #engineReads} changes to the progress thread.
+ * #reading} changes that the progress thread acts on (interest, hand-back ticks) to the
+ * progress thread.
  */
 final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
@@ -86,12 +86,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      */
     private static final long SETTLE_LIMIT_NANOS = 2_000_000_000L;
     private static final long SETTLE_POLL_NANOS = 1_000_000;
-    /**
-     * How long the progress thread leaves reading to the application after its last waiter
-     * left, on a connection that hands back at all ({@link #progressWhileIdle}).
-     */
-    static final long HANDBACK_NANOS = 1_000_000;
-
 
     private final SocketChannel channel;
     private final ProgressThread progress;
@@ -107,41 +101,10 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private QueuePair queuePair;
     private SelectionKey key;
 
-    /** Whether the progress thread reads this channel (OP_READ on); false while applications do. */
-    private volatile boolean engineReads = true;
-    /**
-     * Whether the progress thread takes reading back when no application thread waits ({@link
-     * #handbackIfIdle}). Only once something must progress while nobody waits ({@link
-     * InlineWait#progressWhileIdle}): the application uses the verbs (the peer may read or write
-     * memory registered to it, completions may be polled), or stream writes waited in a batch for
-     * the peer's credits. A connection used through its streams alone otherwise is read, like a
-     * TCP socket, by the threads that wait on it: what arrives meanwhile waits in the socket.
-     * Handing it back cost a request with a pause before it (a request every 3 ms, pinned) a
-     * tick of the progress thread every millisecond and a wake-up to stop reading at its next
-     * wait: 82 us a round trip against plain TCP's 21.
-     */
-    private volatile boolean progressWhileIdle;
-    /** Application threads inside {@link #await} that receive inline (platform threads). */
-    private final AtomicInteger waiters = new AtomicInteger();
-    /**
-     * Virtual threads inside {@link #await}: they park (a virtual thread must not hold its
-     * carrier in a Selector of its own, and ten thousand connections must not need ten thousand
-     * Selectors) and leave the reading to the progress thread, which signals them; while one
-     * parks, the connection hands back even if used through its streams alone.
-     */
-    private final AtomicInteger parkedWaiters = new AtomicInteger();
+    /** Who reads the socket now: the progress thread, or the threads that wait on the connection. */
+    private final ReadingOwnership reading = new ReadingOwnership();
     private final ReentrantLock parkLock = new ReentrantLock();
     private final Condition parked = parkLock.newCondition();
-    /**
-     * Counts the waits begun (platform threads), for the hand-back: the progress thread takes
-     * reading back once a tick finds it unchanged for {@link #HANDBACK_NANOS}. A count, not a
-     * clock read per wait: each read of the clock cost a system-call-sized slice of a round trip.
-     * Racy increments only ever change it, which is all the tick asks.
-     */
-    private volatile int waitsBegun;
-    /** Progress thread: {@link #waitsBegun} as its tick last saw it, and since when nothing changed. */
-    private int waitsSeen;
-    private long quietSince;
     /** The waiting threads' Selector on this channel: the handshake's, or made at the first wait; receive lock. */
     private Selector inlineSelector;
     private volatile boolean inlineSelecting;
@@ -168,8 +131,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     /** The connection ended because the peer reset it (ECONNRESET): TCP's own end, not ours. */
     private volatile boolean endedByReset;
     private volatile EndListener endListener = (peerClosed, reset, reason) -> { };
-    /** In the progress thread's hand-back list; only the progress thread reads or writes it. */
-    boolean watchedForHandback;
 
     /** Hears how the connection ended, before its outstanding work is flushed. */
     interface EndListener {
@@ -415,7 +376,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     void onReadable() {
         if (!receiveLock.tryLock()) {
             // An application thread is reading inline: stop watching, or epoll would spin us.
-            if (waiters.get() > 0) {
+            if (reading.platformWaiting()) {
                 stopEngineReads();
             }
             return;
@@ -487,11 +448,9 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         }
         long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
         boolean interrupted = Thread.interrupted();
-        waiters.incrementAndGet();
-        waitsBegun++;
         try {
-            if (engineReads) {
-                stopEngineReads();
+            if (reading.platformWaitBegins()) {
+                progress.executeSoon(stopWatchingInput);  // meanwhile both may read: whoever does signals the other
             }
             // Checked above; each way on below looks again before it blocks (receiveInline
             // before its select, the monitor wait before waiting).
@@ -514,7 +473,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                     } finally {
                         receiveLock.unlock();
                     }
-                    if (waiters.get() > 1 || parkedWaiters.get() > 0) {
+                    if (reading.othersWaiting()) {
                         signalWaiters();  // what we received may be what another waiter waits for
                     }
                 } else {
@@ -541,11 +500,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 }
             }
         } finally {
-            if (waiters.decrementAndGet() == 0 && handsBackWhenIdle() && progress.tickStretched()) {
-                // A long wait ended while the progress thread ticks slowly: count it as a wait
-                // (the hand-back then waits its full time from now) and let the thread know.
-                waitsBegun++;
-                progress.wakeUp();
+            if (reading.platformWaitEnds(progress.tickStretched())) {
+                progress.wakeUp();  // a long wait ended while the progress thread ticks slowly
             }
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -565,8 +521,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         }
         long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
         boolean interrupted = false;
-        parkedWaiters.incrementAndGet();
-        if (!engineReads) {
+        if (reading.parkedWaitBegins()) {
             progress.executeSoon(watchForHandback);  // a platform thread read before: the engine reads for this one
         }
         parkLock.lock();
@@ -599,7 +554,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
             }
         } finally {
             parkLock.unlock();
-            parkedWaiters.decrementAndGet();
+            reading.parkedWaitEnds();
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
@@ -697,7 +652,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     /** Something a waiter may wait for happened on another thread: let it look again. */
     void signalWaiters() {
         spinPolling.wake();
-        if (parkedWaiters.get() > 0) {
+        if (reading.parkedWaiting()) {
             parkLock.lock();
             try {
                 parked.signalAll();
@@ -705,7 +660,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 parkLock.unlock();
             }
         }
-        if (waiters.get() == 0) {
+        if (!reading.platformWaiting()) {
             return;
         }
         synchronized (waitMonitor) {
@@ -719,34 +674,30 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     /**
      * Applications read now: the progress thread stops watching this channel for input and, on
-     * a connection that hands back, watches for the moment to take it back. The one way back is
-     * {@link #handbackIfIdle}, which turns the read interest on with {@link #engineReads}: were
-     * the flag set without the interest on such a connection, nobody would read it until an
-     * application waited on it again (a one-sided operation arriving meanwhile would sit in the
-     * socket). On a connection used through its streams alone that is the point.
+     * a connection that hands back, watches for the moment to take it back ({@link
+     * ReadingOwnership}). The one way back is {@link #handbackIfIdle}, which turns the read
+     * interest on: were the engine said to read without the interest on, nobody would read it
+     * until an application waited on it again. On a connection used through its streams alone
+     * that is the point.
      */
     private void stopEngineReads() {
-        engineReads = false;
+        reading.applicationReads();
         progress.executeSoon(stopWatchingInput);  // meanwhile both may read: whoever does signals the other
     }
 
     /** {@link #stopWatchingInput()} as a task, made once: a task per call would be garbage on a hot path. */
     private final Runnable stopWatchingInput = this::stopWatchingInput;
 
-    /**
-     * Progress thread: the other half of {@link #stopEngineReads}. Not if a hand-back came first
-     * (the flag is ours again). A connection that hands back keeps the interest when its waiter
-     * has left already, since the hand-back settles the flag; one used through its streams alone
-     * never hands back, so it is left to its readers even if their wait is over (it often is:
-     * this runs up to a millisecond after the wait began).
-     */
+    /** Progress thread: the other half of {@link #stopEngineReads}. */
     private void stopWatchingInput() {
-        boolean handsBack = handsBackWhenIdle();
-        if (!engineReads && (waiters.get() > 0 || !handsBack)) {
-            changeInterest(0, SelectionKey.OP_READ);
-        }
-        if (handsBack) {
-            watchForHandback();
+        switch (reading.afterWaitBegan()) {
+            case INTEREST_OFF -> changeInterest(0, SelectionKey.OP_READ);
+            case INTEREST_OFF_AND_WATCH -> {
+                changeInterest(0, SelectionKey.OP_READ);
+                watchForHandback();
+            }
+            case WATCH -> watchForHandback();
+            case NOTHING -> { }
         }
     }
 
@@ -755,16 +706,9 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     /** Progress thread: tick this connection until it is idle long enough to take its reading back. */
     private void watchForHandback() {
-        if (!watchedForHandback) {
-            waitsSeen = waitsBegun;
-            quietSince = System.nanoTime();  // the quiet is counted from here at the earliest
+        if (reading.watch(System.nanoTime())) {
+            progress.watchHandback(this);
         }
-        progress.watchHandback(this);
-    }
-
-    /** Whether reading comes back to the progress thread once nobody waits ({@link #progressWhileIdle}). */
-    private boolean handsBackWhenIdle() {
-        return progressWhileIdle || parkedWaiters.get() > 0;
     }
 
     /**
@@ -773,11 +717,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      */
     @Override
     public void progressWhileIdle() {
-        if (progressWhileIdle) {
-            return;
-        }
-        progressWhileIdle = true;
-        if (!engineReads) {
+        if (reading.progressWhileIdle()) {
             progress.executeSoon(watchForHandback);
         }
     }
@@ -791,7 +731,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     public void receiveAvailable() {
         // The holder may be this very thread, in the middle of what it received (available() in
         // a completion's callback): it must not receive again there.
-        if (engineReads || closed || receiveLock.isHeldByCurrentThread() || !receiveLock.tryLock()) {
+        if (reading.engineReads() || closed || receiveLock.isHeldByCurrentThread() || !receiveLock.tryLock()) {
             return;
         }
         try {
@@ -802,47 +742,23 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         signalWaiters();  // what we received may be what a waiter waits for
     }
 
-    /** {@link #handbackIfIdle}: handed back (or closed), no more ticks needed. */
-    static final int TICK_DONE = 0;
-    /** {@link #handbackIfIdle}: a hand-back counts down, or waits come and go: tick every millisecond. */
-    static final int TICK_SOON = 1;
-    /** {@link #handbackIfIdle}: one wait lasts; its end wakes a slowly ticking thread ({@link #await}). */
-    static final int TICK_WHENEVER = 2;
-
     /**
      * Called by the progress thread on its tick: takes reading back once no application thread
-     * has waited for {@link #HANDBACK_NANOS} (between one and two ticks' worth after the last
-     * wait). Returns how soon the connection needs the next tick: {@link #TICK_DONE}, {@link
-     * #TICK_SOON} or {@link #TICK_WHENEVER}.
+     * has waited for a while ({@link ReadingOwnership#tick}).
      *
      * @param now the tick's time ({@link System#nanoTime}), read once for all connections
      */
-    int handbackIfIdle(long now) {
-        if (closed || engineReads) {
-            return TICK_DONE;
+    ReadingOwnership.Tick handbackIfIdle(long now) {
+        ReadingOwnership.Tick tick = reading.tick(now, closed);
+        switch (tick) {
+            case LEFT_TO_READERS -> changeInterest(0, SelectionKey.OP_READ);
+            case TAKEN_BACK -> {
+                changeInterest(SelectionKey.OP_READ, 0);
+                onReadable();  // what arrived while nobody watched
+            }
+            default -> { }
         }
-        if (!handsBackWhenIdle()) {
-            // Used through its streams alone again (the virtual thread it handed back for left):
-            // it stays with its readers, and the interest that parked wait may have kept goes.
-            changeInterest(0, SelectionKey.OP_READ);
-            return TICK_DONE;
-        }
-        int begun = waitsBegun;
-        boolean waiting = waiters.get() > 0;
-        if (waiting || begun != waitsSeen) {
-            // The same wait since the last tick: its end wakes the thread if it ticks slowly.
-            int next = waiting && begun == waitsSeen ? TICK_WHENEVER : TICK_SOON;
-            waitsSeen = begun;
-            quietSince = now;
-            return next;
-        }
-        if (now - quietSince < HANDBACK_NANOS) {
-            return TICK_SOON;
-        }
-        engineReads = true;
-        changeInterest(SelectionKey.OP_READ, 0);
-        onReadable();  // what arrived while nobody watched
-        return TICK_DONE;
+        return tick;
     }
 
     /**
@@ -1174,7 +1090,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     }
 
     private int readInterest() {
-        return engineReads ? SelectionKey.OP_READ : 0;
+        return reading.engineReads() ? SelectionKey.OP_READ : 0;
     }
 
     private void setInterest(int ops) {

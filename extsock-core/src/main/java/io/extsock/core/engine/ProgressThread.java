@@ -31,7 +31,7 @@ final class ProgressThread implements Runnable {
      * Connections whose reading applications do for now and that hand back when idle (see
      * {@code ChannelDriver.progressWhileIdle}): checked for hand-back on each tick. A
      * list walked by index (a set's iterator would be garbage on every tick); each connection
-     * is in it at most once, by its {@link ChannelDriver#watchedForHandback} flag.
+     * is in it at most once ({@link ReadingOwnership#watch} says when to add it).
      */
     private final ArrayList<ChannelDriver> handingBack = new ArrayList<>();
 
@@ -144,12 +144,9 @@ final class ProgressThread implements Runnable {
         }
     }
 
-    /** This thread: watch the connection until its reading comes back here. */
+    /** This thread: tick the connection until its reading comes back here (once per watch). */
     void watchHandback(ChannelDriver connection) {
-        if (!connection.watchedForHandback) {
-            connection.watchedForHandback = true;
-            handingBack.add(connection);
-        }
+        handingBack.add(connection);
     }
 
     /** Ticks the connections handing back: keeps, in order, those that still need the tick. */
@@ -167,12 +164,10 @@ final class ProgressThread implements Runnable {
         int kept = 0;
         for (int i = 0; i < handingBack.size(); i++) {
             ChannelDriver connection = handingBack.get(i);
-            int next = connection.handbackIfIdle(now);
-            if (next == ChannelDriver.TICK_DONE) {
-                connection.watchedForHandback = false;
-            } else {
+            ReadingOwnership.Tick next = connection.handbackIfIdle(now);
+            if (!next.ends()) {
                 handingBack.set(kept++, connection);
-                soon |= next == ChannelDriver.TICK_SOON;
+                soon |= next == ReadingOwnership.Tick.SOON;
             }
         }
         for (int i = handingBack.size() - 1; i >= kept; i--) {
