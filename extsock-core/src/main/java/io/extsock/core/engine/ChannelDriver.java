@@ -17,7 +17,6 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
@@ -103,16 +102,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     /** Who reads the socket now: the progress thread, or the threads that wait on the connection. */
     private final ReadingOwnership reading = new ReadingOwnership();
-    private final ReentrantLock parkLock = new ReentrantLock();
-    private final Condition parked = parkLock.newCondition();
-    /** The waiting threads' Selector on this channel: the handshake's, or made at the first wait; receive lock. */
-    private Selector inlineSelector;
-    private volatile boolean inlineSelecting;
-    /** Whether a waiting thread polls the socket a while before it selects; receive lock. */
-    private final InlineSpin inlineSpin;
-    /** How a spin polls: at once while the connection converses, with a gap while input streams in. */
-    private final SpinPolling spinPolling = new SpinPolling();
-    private final Object waitMonitor = new Object();
+    /** How a thread waits on this connection: spin, block in a Selector, wait for a signal, park. */
+    private final IdleStrategy idle;
     private volatile boolean transmitRequested;
     /** The receive lock's holder is processing what it read: transmits wait (see {@link #transmitPending}). */
     private boolean processingReceived;
@@ -154,8 +145,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     ChannelDriver(SocketChannel channel, Selector inlineSelector, ProgressThread progress, DirectBufferPool pool,
                   InlineSpin inlineSpin) {
         this.channel = channel;
-        this.inlineSpin = inlineSpin;
-        this.inlineSelector = inlineSelector;
+        this.idle = new IdleStrategy(channel, inlineSelector, reading, inlineSpin);
         this.progress = progress;
         this.memory = pool.lease(this);
         this.staging = memory.take().flip();
@@ -164,7 +154,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     /** The longest spin of this connection's waits from now on (its SPIN_MICROS changed). */
     void spinLongest(long nanos) {
-        inlineSpin.longest(nanos);
+        idle.spinLongest(nanos);
     }
 
     /** Connects the queue pair (which needs this as its driver, hence not in the constructor). */
@@ -365,7 +355,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
             if (written == 0) {
                 return gather.remaining() == 0;
             }
-            spinPolling.transmitted();
+            idle.transmitted();
             queuePair.counters().bytesSent(written);
         }
     }
@@ -479,16 +469,12 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 } else {
                     // Another thread receives, or the connection ended with requests that a
                     // transmitter still flushes as it lets go: wait for its signal.
-                    synchronized (waitMonitor) {
-                        if (!condition.getAsBoolean() && !endedAndSettled()) {
-                            try {
-                                waitMonitor.wait(Math.max(1, Math.min(remaining / 1_000_000, 10)));
-                            } catch (InterruptedException e) {
-                                interrupted = true;
-                                if (interruptible) {
-                                    return condition.getAsBoolean();
-                                }
-                            }
+                    try {
+                        idle.awaitSignal(() -> condition.getAsBoolean() || endedAndSettled(), remaining);
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                        if (interruptible) {
+                            return condition.getAsBoolean();
                         }
                     }
                 }
@@ -524,7 +510,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         if (reading.parkedWaitBegins()) {
             progress.executeSoon(watchForHandback);  // a platform thread read before: the engine reads for this one
         }
-        parkLock.lock();
         try {
             while (true) {
                 if (condition.getAsBoolean()) {
@@ -534,16 +519,9 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                     return condition.getAsBoolean();
                 }
                 try {
-                    if (closed) {
-                        parked.awaitNanos(SETTLE_POLL_NANOS);  // a flush is due any moment
-                    } else if (deadline == 0) {
-                        parked.await();
-                    } else {
-                        long remaining = deadline - System.nanoTime();
-                        if (remaining <= 0) {
-                            return false;
-                        }
-                        parked.awaitNanos(remaining);
+                    // Closed: a flush is due any moment.
+                    if (!idle.park(condition, deadline, closed ? SETTLE_POLL_NANOS : 0)) {
+                        return false;
                     }
                 } catch (InterruptedException e) {
                     interrupted = true;
@@ -553,7 +531,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 }
             }
         } finally {
-            parkLock.unlock();
             reading.parkedWaitEnds();
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -574,37 +551,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 processStaged();
                 return;
             }
-            long spinNanos = inlineSpin.begin(remainingNanos);
-            if (spinNanos > 0) {
-                boolean found = false;
-                try {
-                    found = spinForInput(condition, spinNanos, doze);
-                } finally {
-                    inlineSpin.end(found);
-                    queuePair.counters().spun(found);
-                }
-                if (found) {
-                    return;
-                }
-                remainingNanos = InlineSpin.remainingAfter(remainingNanos, spinNanos);
-                if (remainingNanos <= 0) {
-                    return;  // the spin took the whole wait: the caller finds its deadline passed
-                }
-            }
-            Selector selector = inlineSelector();
-            inlineSelecting = true;
-            try {
-                if (condition.getAsBoolean()) {
-                    return;  // a signal may have come before we announced the select
-                }
-                long millis = remainingNanos == Long.MAX_VALUE ? 0 : Math.max(1, remainingNanos / 1_000_000);
-                // With an action, not the selected-key set: that HashSet allocates per select.
-                int ready = selector.select(SpareSelectors.IGNORE_KEY, millis);
-                if (ready == 0) {
-                    return;  // a signal or the timeout: the caller looks at its condition again
-                }
-            } finally {
-                inlineSelecting = false;
+            if (!idle.awaitInput(spinInput, condition, remainingNanos, doze, queuePair.counters())) {
+                return;  // the spin took input, or a signal or the timeout: the caller looks again
             }
             receiveWhilePossible();
         } catch (IOException e) {
@@ -612,16 +560,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         } catch (RuntimeException e) {
             processingFailed(e);
         }
-    }
-
-    /**
-     * Polls the socket for a short while (non-blocking reads) before the caller blocks; {@link
-     * InlineSpin} says whether, and how long, and {@link SpinPolling} how often.
-     *
-     * @return whether the condition came true or the socket had input (the caller looks again)
-     */
-    private boolean spinForInput(BooleanSupplier condition, long spinNanos, boolean doze) throws IOException {
-        return spinPolling.spin(spinInput, condition, spinNanos, doze);
     }
 
     /** The socket as a spin polls it, made once: an object made per spin would be garbage on a hot path. */
@@ -637,13 +575,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         }
     };
 
-    private Selector inlineSelector() throws IOException {
-        if (inlineSelector == null) {
-            inlineSelector = SpareSelectors.watching(channel);
-        }
-        return inlineSelector;
-    }
-
     @Override
     public void wakeWaiters() {
         signalWaiters();
@@ -651,25 +582,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     /** Something a waiter may wait for happened on another thread: let it look again. */
     void signalWaiters() {
-        spinPolling.wake();
-        if (reading.parkedWaiting()) {
-            parkLock.lock();
-            try {
-                parked.signalAll();
-            } finally {
-                parkLock.unlock();
-            }
-        }
-        if (!reading.platformWaiting()) {
-            return;
-        }
-        synchronized (waitMonitor) {
-            waitMonitor.notifyAll();
-        }
-        Selector selector = inlineSelector;
-        if (inlineSelecting && selector != null) {
-            selector.wakeup();
-        }
+        idle.signal();
     }
 
     /**
@@ -1024,10 +937,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private void giveBackInlineSelector() {
         if (receiveLock.tryLock()) {
             try {
-                if (inlineSelector != null) {
-                    SpareSelectors.giveBack(inlineSelector);
-                    inlineSelector = null;
-                }
+                idle.giveBackSelector();
             } finally {
                 receiveLock.unlock();
             }
