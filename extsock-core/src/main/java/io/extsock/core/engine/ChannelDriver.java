@@ -3,9 +3,6 @@ package io.extsock.core.engine;
 import io.extsock.core.events.StatisticsEvents;
 import io.extsock.core.memory.DirectBufferPool;
 import io.extsock.core.memory.MemoryLease;
-import io.extsock.core.mpa.FpduFramer;
-import io.extsock.core.mpa.GatherWrite;
-import io.extsock.core.rdmap.MessageWriter;
 import io.extsock.core.verbs.InlineWait;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.internal.InterruptShield;
@@ -44,7 +41,7 @@ import java.util.function.BooleanSupplier;
  *
  * <p>State ownership: the staging buffer, the inline Selector and the queue pair's receive
  * side belong to the holder of {@link #receiveLock}; the gathering write and the queue pair's
- * transmit side to the holder of {@link #transmitLock}; the selection key and {@link
+ * transmit side to the holder of the {@link Transmitter}'s lock; the selection key and {@link
  * #reading} changes that the progress thread acts on (interest, hand-back ticks) to the
  * progress thread.
  */
@@ -52,22 +49,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     private static final System.Logger LOG = System.getLogger(ChannelDriver.class.getName());
 
-    /**
-     * Slots of the gathering write: at least room for the largest FPDU there is. With markers a
-     * 64 KiB FPDU takes about 2 slots per marker (RFC 5044 section 4.3: one every 512 octets),
-     * more than 256; a gather that cannot hold one FPDU can never send it.
-     */
-    private static final int GATHER_SLOTS =
-            Math.max(256, FpduFramer.maxSlotsPerFpdu(MessageWriter.PAYLOAD_SLICES_PER_SEGMENT));
-    /**
-     * Transmits found while processing a read go out together once this many are found (and
-     * the rest when the read is processed): fewer system calls, while the peer, whose next
-     * messages may wait for these (a Read Request for each response), still gets work while the
-     * rest is processed. Measured with read_bw at 4 KiB (ORD 16), one JVM against two: one
-     * write per message found 888 and 713 MB/s, every 2 1,387 and 985, every 4 1,546 and 1,137,
-     * every 8 876 and 1,067, all at the read's end 757 and 1,045.
-     */
-    private static final int TRANSMIT_EVERY_FOUND = 4;
     /**
      * How long the initiator's RTR (RFC 6581 section 4) may wait, when it is all there is to
      * send, for the application's first message to go out in the same write: a system call and
@@ -89,13 +70,15 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private final SocketChannel channel;
     private final ProgressThread progress;
     private final ReentrantLock receiveLock = new ReentrantLock();
-    private final ReentrantLock transmitLock = new ReentrantLock();
     /** The direct memory of this connection (and its stream's), given back when the application closes it. */
     private final MemoryLease memory;
     /** Staging for received octets: headers, small payloads, read-ahead. One block of {@link #memory}. */
     private final ByteBuffer staging;
-    /** Its arena is one block of {@link #memory}. */
-    private final GatherWrite gather;
+    /** The gathering write's arena, one block of {@link #memory}, until the transmitter takes it. */
+    private final ByteBuffer gatherArena;
+    private final ByteTransport transport;
+    /** Frames and writes; made when the queue pair is attached. */
+    private Transmitter transmitter;
 
     private QueuePair queuePair;
     private SelectionKey key;
@@ -104,14 +87,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private final ReadingOwnership reading = new ReadingOwnership();
     /** How a thread waits on this connection: spin, block in a Selector, wait for a signal, park. */
     private final IdleStrategy idle;
-    private volatile boolean transmitRequested;
-    /** The receive lock's holder is processing what it read: transmits wait (see {@link #transmitPending}). */
-    private boolean processingReceived;
-    /** What processing found to send (Read Responses, credits, RTR, a Terminate) and has not sent yet. */
-    private boolean transmitAfterProcessing;
-    /** Transmits found while processing since the last one went out. */
-    private int transmitsFound;
-    private volatile boolean writeBlocked;
     private volatile boolean closing;
     private volatile boolean closed;
     /** When {@link #closed} became true: a waiter waits for the last flush a bounded time. */
@@ -149,7 +124,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         this.progress = progress;
         this.memory = pool.lease(this);
         this.staging = memory.take().flip();
-        this.gather = new GatherWrite(GATHER_SLOTS, memory.take());
+        this.gatherArena = memory.take();
+        this.transport = new SocketChannelTransport(channel);
     }
 
     /** The longest spin of this connection's waits from now on (its SPIN_MICROS changed). */
@@ -160,7 +136,35 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     /** Connects the queue pair (which needs this as its driver, hence not in the constructor). */
     void attach(QueuePair queuePair) {
         this.queuePair = queuePair;
+        this.transmitter = new Transmitter(transport, queuePair, transmitting, idle, receiveLock, gatherArena);
     }
+
+    /** What the transmitter asks of this connection, made once. */
+    private final Transmitter.Connection transmitting = new Transmitter.Connection() {
+        @Override
+        public boolean ended() {
+            return closed;
+        }
+
+        @Override
+        public void transmitFailed(String reason, IOException cause) {
+            if (cause != null) {
+                lost(reason, cause);
+            } else {
+                lost(reason);
+            }
+        }
+
+        @Override
+        public void transmitted() {
+            signalWaiters();
+        }
+
+        @Override
+        public void watchForRoom() {
+            progress.execute(() -> setInterest(readInterest() | SelectionKey.OP_WRITE));
+        }
+    };
 
     /** Called when the connection ends (possibly more than once: listeners are idempotent). */
     void onEnd(EndListener listener) {
@@ -231,20 +235,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     @Override
     public void transmitPending() {
-        transmitRequested = true;
-        if (receiveLock.isHeldByCurrentThread() && processingReceived) {
-            // Found while processing what was read: it goes out with what the next few messages
-            // find, in one gathering write, not a system call per message found.
-            if (++transmitsFound < TRANSMIT_EVERY_FOUND) {
-                transmitAfterProcessing = true;
-                return;
-            }
-            transmitsFound = 0;  // the few found go out now, with this one
-            transmitAfterProcessing = false;
-        }
-        if (!writeBlocked) {
-            transmit();
-        }
+        transmitter.request();
     }
 
     /**
@@ -254,110 +245,33 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      * arrivals delays nothing by more than one read's processing.
      */
     private void processStaged() {
-        processingReceived = true;
-        try {
-            queuePair.receive(staging);
-        } finally {
-            processingReceived = false;
-            transmitFoundWhileProcessing();
-        }
+        transmitter.processing(processStaged);
+    }
+
+    private final Runnable processStaged = this::receiveStaged;
+
+    private void receiveStaged() {
+        queuePair.receive(staging);
     }
 
     /** As {@link #processStaged}, for octets read straight into their destination. */
     private void processPlacedDirectly(int count) {
-        processingReceived = true;
-        try {
-            queuePair.placedDirectly(count);
-        } finally {
-            processingReceived = false;
-            transmitFoundWhileProcessing();
-        }
+        placedCount = count;
+        transmitter.processing(processPlaced);
     }
 
-    private void transmitFoundWhileProcessing() {
-        transmitsFound = 0;
-        if (transmitAfterProcessing) {
-            transmitAfterProcessing = false;
-            if (!writeBlocked) {
-                transmit();
-            }
-        }
+    /** The count {@link #processPlaced} processes; receive lock. */
+    private int placedCount;
+    private final Runnable processPlaced = this::receivePlaced;
+
+    private void receivePlaced() {
+        queuePair.placedDirectly(placedCount);
     }
 
     /** The socket can take more: the progress thread continues where transmit stopped. */
     void onWritable() {
-        writeBlocked = false;
         setInterest(readInterest());
-        transmitRequested = true;
-        transmit();
-    }
-
-    private void transmit() {
-        while (transmitRequested && !closed && transmitLock.tryLock()) {
-            try {
-                transmitRequested = false;
-                transmitWhilePossible();
-            } catch (IOException e) {
-                abandonGather("sending failed: " + e.getMessage());
-                lost("sending failed: " + e.getMessage(), e);
-            } catch (RuntimeException e) {
-                // A message that cannot be framed stays at the head of the send queue, and
-                // nothing after it goes out: the peer would wait forever. End it loudly instead.
-                System.getLogger(ChannelDriver.class.getName()).log(System.Logger.Level.ERROR,
-                        "iWARP framing failed", e);
-                abandonGather("framing failed: " + e.getMessage());
-                lost("framing failed: " + e.getMessage());
-            } finally {
-                releaseTransmitLock();
-            }
-            signalWaiters();  // send completions may be what someone waits for
-            if (writeBlocked) {
-                return;
-            }
-        }
-    }
-
-    private void transmitWhilePossible() throws IOException {
-        while (true) {
-            if (closed) {
-                abandonGather(null);
-                return;
-            }
-            if (gather.count() > 0) {
-                if (!writeGather()) {
-                    writeBlocked = true;
-                    progress.execute(() -> setInterest(readInterest() | SelectionKey.OP_WRITE));
-                    return;
-                }
-                gather.reset();
-                queuePair.transmitted();
-            }
-            if (!queuePair.frame(gather)) {
-                return;
-            }
-        }
-    }
-
-    /** Writes the gather; false if the socket took only part of it. */
-    private boolean writeGather() throws IOException {
-        while (true) {
-            int first = gather.firstPending();
-            if (first == gather.count()) {
-                return true;
-            }
-            int pending = gather.count() - first;
-            // One buffer (a small message framed whole in the arena): the JDK's single-buffer
-            // write, a plain write(2), skips the iovec array a gathering write fills each time.
-            long written = pending == 1
-                    ? channel.write(gather.buffers()[first])
-                    : channel.write(gather.buffers(), first, pending);
-            queuePair.counters().socketWrite();
-            if (written == 0) {
-                return gather.remaining() == 0;
-            }
-            idle.transmitted();
-            queuePair.counters().bytesSent(written);
-        }
+        transmitter.resume();
     }
 
     // ---- receive ------------------------------------------------------------------------
@@ -695,7 +609,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 target.limit(target.position() + direct);
                 asked = direct;
                 try {
-                    n = channel.read(target);
+                    n = transport.read(target);
                     queuePair.counters().socketRead();
                 } finally {
                     target.limit(limit);
@@ -711,7 +625,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 }
                 asked = staging.remaining();
                 try {
-                    n = channel.read(staging);
+                    n = transport.read(staging);
                     queuePair.counters().socketRead();
                 } finally {
                     staging.flip();
@@ -826,27 +740,11 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      * thread that is writing it right now; then one more non-blocking attempt writes what is left.
      */
     private void sendTheEndingTerminate() {
-        if (closing || writeBlocked || !queuePair.endedByOurTerminate()) {  // closing: it went out already
+        if (closing || transmitter.blocked() || !queuePair.endedByOurTerminate()) {  // closing: it went out already
             return;
         }
-        try {
-            // Bounded: whoever holds the lock is writing without blocking, and the close must not hang.
-            if (!transmitLock.tryLock(50, java.util.concurrent.TimeUnit.MILLISECONDS)) {
-                return;
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return;
-        }
-        try {
-            if (!closed) {
-                transmitWhilePossible();
-            }
-        } catch (IOException | RuntimeException e) {
-            abandonGather("sending failed: " + e.getMessage());  // closing anyway
-        } finally {
-            releaseTransmitLock();
-        }
+        // Bounded: whoever holds the lock is writing without blocking, and the close must not hang.
+        transmitter.flushBeforeClose(50);
     }
 
     /**
@@ -859,17 +757,11 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      * progress thread.
      */
     private void releaseMemoryWhenQuiet() {
-        if (!receiveLock.isHeldByCurrentThread() && !transmitLock.isHeldByCurrentThread()
+        if (!receiveLock.isHeldByCurrentThread() && !transmitter.heldByCurrentThread()
                 && receiveLock.tryLock()) {
             try {
-                if (transmitLock.tryLock()) {
-                    try {
-                        abandonGather(null);  // closed: whatever it holds will never go out
-                        memory.release();
-                        return;
-                    } finally {
-                        transmitLock.unlock();
-                    }
+                if (transmitter.whenQuiet(memory::release)) {
+                    return;
                 }
             } finally {
                 receiveLock.unlock();
@@ -915,13 +807,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         endListener.connectionEnded(endedByPeerClose, endedByReset, failure);
         // A gather stuck behind backpressure will never go out: flush its requests. (A thread
         // writing right now finds the channel closed and does the same.)
-        if (transmitLock.tryLock()) {
-            try {
-                abandonGather(null);
-            } finally {
-                releaseTransmitLock();
-            }
-        }
+        transmitter.abandonIfFree();
         signalWaiters();
     }
 
@@ -951,24 +837,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     }
 
     /**
-     * Releases the transmit lock. The connection may have ended while it was held: {@link
-     * #closeNow} could then not take the lock to flush the gather, so the releaser does, or the
-     * requests in it would never complete. (closeNow sets {@link #closed} before it tries the
-     * lock and a releaser reads it after unlocking: one of the two always sees the other.)
-     */
-    private void releaseTransmitLock() {
-        transmitLock.unlock();
-        if (closed && transmitLock.getHoldCount() == 0 && transmitLock.tryLock()) {
-            try {
-                abandonGather(null);
-            } finally {
-                transmitLock.unlock();
-            }
-            signalWaiters();
-        }
-    }
-
-    /**
      * Whether a waiter may give up on an ended connection: every request has completed, or a
      * flush that was due came so late that something is wrong (it is logged; a wait must not
      * hang on it).
@@ -989,14 +857,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                     + " ended with requests that never completed");
         }
         return true;
-    }
-
-    /** Holding the transmit lock: a gather that will never go out whole; its requests flush. */
-    private void abandonGather(String reason) {
-        if (gather.count() > 0) {
-            gather.reset();
-            queuePair.transmitAborted(reason);
-        }
     }
 
     private int readInterest() {
