@@ -1,13 +1,11 @@
 package io.extsock.core.engine;
 
-import io.extsock.core.events.StatisticsEvents;
 import io.extsock.core.memory.DirectBufferPool;
 import io.extsock.core.memory.MemoryLease;
 import io.extsock.core.verbs.InlineWait;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.internal.InterruptShield;
 import java.io.IOException;
-import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedChannelException;
@@ -18,36 +16,30 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
- * Moves the bytes of one IWARP_MODE connection between its channel (non-blocking) and its
- * {@link QueuePair}.
- *
- * <p>Transmit runs on whichever thread has something to send: the application thread that
- * posted a request frames and writes it itself when the transmit lock is free (no hand-off,
- * no wake-up); only when the socket pushes back does the progress thread take over, on
- * OP_WRITE.
+ * One IWARP_MODE connection's duty cycle: moves its bytes between its transport and its {@link
+ * QueuePair}, on whichever thread is there to do it. It is composed of one part per concern:
+ * <ul>
+ *   <li>{@link Receiver}: drains the transport into the queue pair (the receive lock);</li>
+ *   <li>{@link Transmitter}: frames and writes, on the thread that posted, or on the progress
+ *       thread once the transport pushed back (the transmit lock);</li>
+ *   <li>{@link ReadingOwnership}: who reads now, the progress thread or the application threads
+ *       that wait;</li>
+ *   <li>{@link IdleStrategy}: how a thread waits (spin, block, park);</li>
+ *   <li>{@link ConnectionEnd}: how the connection ends, in every way it can.</li>
+ * </ul>
  *
  * <p>Receive runs where the waiting is. An application thread that must block on this
- * connection (a stream read, a completion-queue wait) does the receive work itself in {@link
- * #await}: it reads and processes what the socket holds and, when there is nothing, blocks in a
- * Selector of its own on this channel, so that a message costs one wake-up, as with TCP. While
- * application threads drive the connection, the progress thread's read interest is off. Once
- * something must progress while nobody waits (the verbs are in use, or stream writes wait for
- * credits), it takes the connection back after {@link ReadingOwnership#HANDBACK_NANOS} without a waiter, so that
- * one-sided operations progress; until then the connection stays with the threads that read it,
- * as a TCP socket does ({@link #progressWhileIdle}). Large payloads are read from the socket
- * straight into their registered destination (with CRCs, into the hold where their FPDU waits for its check),
- * everything else through a staging buffer; while large FPDUs come, the reads into staging are
- * kept short so that their bulk is read directly ({@code QueuePair.stagedReadLength}).
+ * connection (a stream read, a completion-queue wait) runs the receive half itself in {@link
+ * #await}, as Agrona's {@code AgentInvoker} runs an agent on the caller's thread: a message then
+ * costs one wake-up, as with TCP, and no hand-off. The progress thread runs it for connections
+ * nobody waits on, once something must progress while nobody waits ({@link #progressWhileIdle}).
  *
  * <p>State ownership: the staging buffer, the inline Selector and the queue pair's receive
- * side belong to the holder of {@link #receiveLock}; the gathering write and the queue pair's
- * transmit side to the holder of the {@link Transmitter}'s lock; the selection key and {@link
- * #reading} changes that the progress thread acts on (interest, hand-back ticks) to the
- * progress thread.
+ * side belong to the holder of the receive lock; the gathering write and the queue pair's
+ * transmit side to the holder of the {@link Transmitter}'s lock; the selection key, and acting
+ * on what {@link ReadingOwnership} decides (interest, hand-back ticks), to the progress thread.
  */
 final class ChannelDriver implements QueuePair.Driver, InlineWait {
-
-    private static final System.Logger LOG = System.getLogger(ChannelDriver.class.getName());
 
     /**
      * How long the initiator's RTR (RFC 6581 section 4) may wait, when it is all there is to
@@ -56,24 +48,16 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      * as the peer may have to see it before it sends what the wait is for.
      */
     private static final long READY_TO_RECEIVE_HOLD_MILLIS = 1;
-    /** Payloads at least this large are read straight into their destination. */
-    private static final int DIRECT_READ_MIN = 4 * 1024;
-    /** How long to wait for the peer's close after we sent a Terminate, before closing anyway. */
-    private static final long TERMINATE_LINGER_MILLIS = 2_000;
-    /**
-     * After the connection ended, how long a waiter waits for the requests a transmitter still
-     * held (it flushes them as it lets go, within microseconds), and how often it looks.
-     */
-    private static final long SETTLE_LIMIT_NANOS = 2_000_000_000L;
+    /** How often a parked waiter looks, once the connection ended, for the last flush of its requests. */
     private static final long SETTLE_POLL_NANOS = 1_000_000;
 
     private final SocketChannel channel;
     private final ProgressThread progress;
-    private final ReentrantLock receiveLock = new ReentrantLock();
+    /** Drains the transport into the queue pair; its lock is the receive lock. */
+    private final Receiver receiver;
+    private final ReentrantLock receiveLock;
     /** The direct memory of this connection (and its stream's), given back when the application closes it. */
     private final MemoryLease memory;
-    /** Staging for received octets: headers, small payloads, read-ahead. One block of {@link #memory}. */
-    private final ByteBuffer staging;
     /** The gathering write's arena, one block of {@link #memory}, until the transmitter takes it. */
     private final ByteBuffer gatherArena;
     private final ByteTransport transport;
@@ -87,26 +71,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private final ReadingOwnership reading = new ReadingOwnership();
     /** How a thread waits on this connection: spin, block in a Selector, wait for a signal, park. */
     private final IdleStrategy idle;
-    private volatile boolean closing;
-    private volatile boolean closed;
-    /** When {@link #closed} became true: a waiter waits for the last flush a bounded time. */
-    private volatile long closedAtNanos;
-    /** A waiter gave up on the requests still due after {@link #SETTLE_LIMIT_NANOS} (logged once). */
-    private volatile boolean settleGivenUp;
-    private volatile boolean endedByPeerClose;
-    /** The connection ended because the peer reset it (ECONNRESET): TCP's own end, not ours. */
-    private volatile boolean endedByReset;
-    private volatile EndListener endListener = (peerClosed, reset, reason) -> { };
-
-    /** Hears how the connection ended, before its outstanding work is flushed. */
-    interface EndListener {
-        /**
-         * @param peerClosed the peer closed TCP (an orderly end, as far as a stream goes)
-         * @param reset the peer reset TCP (what a Socket reports as "Connection reset")
-         * @param reason why, in words
-         */
-        void connectionEnded(boolean peerClosed, boolean reset, String reason);
-    }
+    /** How the connection ends, in every way it can. */
+    private final ConnectionEnd end;
 
     /**
      * @param inlineSelector a Selector with the channel registered for reading, which the waiting
@@ -123,9 +89,11 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         this.idle = new IdleStrategy(channel, inlineSelector, reading, inlineSpin);
         this.progress = progress;
         this.memory = pool.lease(this);
-        this.staging = memory.take().flip();
-        this.gatherArena = memory.take();
         this.transport = new SocketChannelTransport(channel);
+        this.receiver = new Receiver(transport, receiving, memory.take().flip());
+        this.receiveLock = receiver.lock();
+        this.gatherArena = memory.take();
+        this.end = new ConnectionEnd(channel, progress, memory, idle, receiveLock, ending);
     }
 
     /** The longest spin of this connection's waits from now on (its SPIN_MICROS changed). */
@@ -137,21 +105,51 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     void attach(QueuePair queuePair) {
         this.queuePair = queuePair;
         this.transmitter = new Transmitter(transport, queuePair, transmitting, idle, receiveLock, gatherArena);
+        receiver.attach(queuePair, transmitter);
+        end.attach(queuePair, transmitter);
     }
+
+    /** What the receiver asks of this connection, made once. */
+    private final Receiver.Connection receiving = new Receiver.Connection() {
+        @Override
+        public boolean ended() {
+            return end.closed();
+        }
+
+        @Override
+        public void endOfStream() {
+            end.endOfStream();
+        }
+    };
+
+    /** What the end asks of this connection, made once. */
+    private final ConnectionEnd.Connection ending = new ConnectionEnd.Connection() {
+        @Override
+        public void stopWatching() {
+            if (key != null) {
+                key.cancel();
+            }
+        }
+
+        @Override
+        public void signalWaiters() {
+            ChannelDriver.this.signalWaiters();
+        }
+    };
 
     /** What the transmitter asks of this connection, made once. */
     private final Transmitter.Connection transmitting = new Transmitter.Connection() {
         @Override
         public boolean ended() {
-            return closed;
+            return end.closed();
         }
 
         @Override
         public void transmitFailed(String reason, IOException cause) {
             if (cause != null) {
-                lost(reason, cause);
+                end.lost(reason, cause);
             } else {
-                lost(reason);
+                end.lost(reason);
             }
         }
 
@@ -167,8 +165,8 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     };
 
     /** Called when the connection ends (possibly more than once: listeners are idempotent). */
-    void onEnd(EndListener listener) {
-        this.endListener = listener;
+    void onEnd(ConnectionEnd.Listener listener) {
+        end.onEnd(listener);
     }
 
     QueuePair queuePair() {
@@ -190,12 +188,10 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
             queuePair.counters().bytesReceived(readAhead.length);  // FPDU octets read with the MPA frame
             receiveLock.lock();
             try {
-                if (closed) {
+                if (end.closed()) {
                     return;  // ended while starting (its memory may be given back already)
                 }
-                staging.clear();
-                staging.put(readAhead).flip();
-                processStaged();
+                receiver.processReadAhead(readAhead);
             } finally {
                 receiveLock.unlock();
             }
@@ -205,13 +201,13 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         // Soon, not at once: an application thread that waits reads for itself meanwhile, and what
         // arrives unwatched is read when the key is in (below). A wake-up spared per connection.
         progress.executeSoon(() -> {
-            if (closed) {
+            if (end.closed()) {
                 return;  // ended while starting: nothing to watch
             }
             try {
                 key = channel.register(progress.selector(), SelectionKey.OP_READ, this);
             } catch (ClosedChannelException e) {
-                closeNow();
+                end.closeNow();
                 return;
             }
             onReadable();  // octets may have arrived while we were not watching
@@ -226,7 +222,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     /** The RTR's hold ended, and the application has neither sent nor waited (progress thread). */
     private void sendHeldReadyToReceive() {
-        if (!closed && queuePair.readyToReceivePending()) {
+        if (!end.closed() && queuePair.readyToReceivePending()) {
             transmitPending();
         }
     }
@@ -236,36 +232,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     @Override
     public void transmitPending() {
         transmitter.request();
-    }
-
-    /**
-     * Holding the receive lock: processes the staged octets, and transmits what that finds to
-     * send (a Read Response per Read Request, the next Read once one completed, credits) a few
-     * messages at a time, and the rest once the read is processed, so that a long run of
-     * arrivals delays nothing by more than one read's processing.
-     */
-    private void processStaged() {
-        transmitter.processing(processStaged);
-    }
-
-    private final Runnable processStaged = this::receiveStaged;
-
-    private void receiveStaged() {
-        queuePair.receive(staging);
-    }
-
-    /** As {@link #processStaged}, for octets read straight into their destination. */
-    private void processPlacedDirectly(int count) {
-        placedCount = count;
-        transmitter.processing(processPlaced);
-    }
-
-    /** The count {@link #processPlaced} processes; receive lock. */
-    private int placedCount;
-    private final Runnable processPlaced = this::receivePlaced;
-
-    private void receivePlaced() {
-        queuePair.placedDirectly(placedCount);
     }
 
     /** The socket can take more: the progress thread continues where transmit stopped. */
@@ -296,9 +262,9 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     /** Holding the receive lock: receives what the socket holds; a failure ends the connection. */
     private void receiveHeld() {
         try {
-            receiveWhilePossible();
+            receiver.drain();
         } catch (IOException e) {
-            lost("receiving failed: " + e.getMessage(), e);
+            end.lost("receiving failed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             processingFailed(e);
         }
@@ -312,7 +278,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private void processingFailed(RuntimeException e) {
         System.getLogger(ChannelDriver.class.getName()).log(System.Logger.Level.ERROR,
                 "iWARP receive processing failed", e);
-        lost("receiving failed: " + e);
+        end.lost("receiving failed: " + e);
     }
 
     // ---- waiting: the application thread receives inline ---------------------------------
@@ -364,14 +330,14 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                     return true;
                 }
                 checked = false;
-                if (endedAndSettled()) {
+                if (end.endedAndSettled()) {
                     return condition.getAsBoolean();
                 }
                 long remaining = deadline == 0 ? Long.MAX_VALUE : deadline - System.nanoTime();
                 if (remaining <= 0) {
                     return false;
                 }
-                if (!closed && receiveLock.tryLock()) {
+                if (!end.closed() && receiveLock.tryLock()) {
                     try {
                         receiveInline(condition, remaining, doze);
                     } finally {
@@ -384,7 +350,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                     // Another thread receives, or the connection ended with requests that a
                     // transmitter still flushes as it lets go: wait for its signal.
                     try {
-                        idle.awaitSignal(() -> condition.getAsBoolean() || endedAndSettled(), remaining);
+                        idle.awaitSignal(() -> condition.getAsBoolean() || end.endedAndSettled(), remaining);
                     } catch (InterruptedException e) {
                         interrupted = true;
                         if (interruptible) {
@@ -429,12 +395,12 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
                 if (condition.getAsBoolean()) {
                     return true;
                 }
-                if (endedAndSettled()) {
+                if (end.endedAndSettled()) {
                     return condition.getAsBoolean();
                 }
                 try {
                     // Closed: a flush is due any moment.
-                    if (!idle.park(condition, deadline, closed ? SETTLE_POLL_NANOS : 0)) {
+                    if (!idle.park(condition, deadline, end.closed() ? SETTLE_POLL_NANOS : 0)) {
                         return false;
                     }
                 } catch (InterruptedException e) {
@@ -458,36 +424,22 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      */
     private void receiveInline(BooleanSupplier condition, long remainingNanos, boolean doze) {
         try {
-            if (closed) {
+            if (end.closed()) {
                 return;  // nothing more is received (and the staging buffer may be another's now)
             }
-            if (staging.hasRemaining()) {
-                processStaged();
+            if (receiver.processLeftOver()) {
                 return;
             }
-            if (!idle.awaitInput(spinInput, condition, remainingNanos, doze, queuePair.counters())) {
+            if (!idle.awaitInput(receiver, condition, remainingNanos, doze, queuePair.counters())) {
                 return;  // the spin took input, or a signal or the timeout: the caller looks again
             }
-            receiveWhilePossible();
+            receiver.drain();
         } catch (IOException e) {
-            lost("receiving failed: " + e.getMessage(), e);
+            end.lost("receiving failed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
             processingFailed(e);
         }
     }
-
-    /** The socket as a spin polls it, made once: an object made per spin would be garbage on a hot path. */
-    private final SpinPolling.Input spinInput = new SpinPolling.Input() {
-        @Override
-        public long poll() throws IOException {
-            return receiveWhilePossible();
-        }
-
-        @Override
-        public boolean closed() {
-            return closed;
-        }
-    };
 
     @Override
     public void wakeWaiters() {
@@ -558,7 +510,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     public void receiveAvailable() {
         // The holder may be this very thread, in the middle of what it received (available() in
         // a completion's callback): it must not receive again there.
-        if (reading.engineReads() || closed || receiveLock.isHeldByCurrentThread() || !receiveLock.tryLock()) {
+        if (reading.engineReads() || end.closed() || receiveLock.isHeldByCurrentThread() || !receiveLock.tryLock()) {
             return;
         }
         try {
@@ -576,7 +528,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      * @param now the tick's time ({@link System#nanoTime}), read once for all connections
      */
     ReadingOwnership.Tick handbackIfIdle(long now) {
-        ReadingOwnership.Tick tick = reading.tick(now, closed);
+        ReadingOwnership.Tick tick = reading.tick(now, end.closed());
         switch (tick) {
             case LEFT_TO_READERS -> changeInterest(0, SelectionKey.OP_READ);
             case TAKEN_BACK -> {
@@ -588,275 +540,27 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         return tick;
     }
 
-    /**
-     * Reads and processes until the socket is drained. A read that returns less than it asked
-     * for has drained it (the next readiness event brings the rest), which saves the system call
-     * that would only say "nothing more".
-     */
-    private long receiveWhilePossible() throws IOException {
-        long total = 0;
-        while (!closed) {
-            if (staging.hasRemaining()) {
-                processStaged();
-                continue;
-            }
-            int direct = queuePair.directCapacity();
-            int asked;
-            int n;
-            if (direct >= DIRECT_READ_MIN) {
-                ByteBuffer target = queuePair.directTarget();
-                int limit = target.limit();
-                target.limit(target.position() + direct);
-                asked = direct;
-                try {
-                    n = transport.read(target);
-                    queuePair.counters().socketRead();
-                } finally {
-                    target.limit(limit);
-                }
-                if (n > 0) {
-                    processPlacedDirectly(n);
-                }
-            } else {
-                staging.clear();
-                int wanted = queuePair.stagedReadLength();  // while large FPDUs come, little: see SegmentReader
-                if (wanted < staging.capacity()) {
-                    staging.limit(wanted);
-                }
-                asked = staging.remaining();
-                try {
-                    n = transport.read(staging);
-                    queuePair.counters().socketRead();
-                } finally {
-                    staging.flip();
-                }
-            }
-            if (n == 0) {
-                return total;
-            }
-            if (n < 0) {
-                endOfStream();
-                return total;
-            }
-            total += n;
-            queuePair.counters().bytesReceived(n);
-            if (n < asked) {
-                if (staging.hasRemaining()) {
-                    processStaged();
-                }
-                return total;
-            }
-        }
-        return total;
-    }
-
-    private void endOfStream() {
-        if (!closing && queuePair.peerClosedMidFpdu()) {
-            return;  // a Terminate goes out; closeRequested then half-closes and closes
-        }
-        if (!closing && !queuePair.endedByOurTerminate()) {
-            // (After a Terminate of ours the peer's close is its answer, in the instant before
-            // our own close: the stream's calls then fail with our reason, not as after a close.)
-            endedByPeerClose = true;
-            // Before the flush: a reader woken by it must already know this is end of stream.
-            endListener.connectionEnded(true, false, "the peer closed the connection");
-            lost("the peer closed the connection");
-        }
-        closeNow();
-    }
-
     /** Whether the connection ended because the peer closed TCP (not by a Terminate or error). */
     boolean endedByPeerClose() {
-        return endedByPeerClose;
+        return end.endedByPeerClose();
     }
 
-    // ---- ending -------------------------------------------------------------------------
-
     /**
-     * The queue pair is done (it sent or received a Terminate): half-close so that the peer
-     * reads everything we sent, then close when the peer closes, or after a linger.
+     * The queue pair is done (it sent or received a Terminate): half-close, then close when the
+     * peer closes, or after a linger ({@link ConnectionEnd#closeRequested}).
      */
     @Override
     public void closeRequested() {
-        if (closing) {
-            return;
-        }
-        closing = true;
-        try {
-            channel.shutdownOutput();
-        } catch (IOException e) {
-            closeNow();
-            return;
-        }
-        progress.schedule(TERMINATE_LINGER_MILLIS, this::closeNow);
+        end.closeRequested();
     }
 
-    /**
-     * The application closed the socket: the connection ends at once. TCP closes as the JDK's
-     * Socket closes it, output shut down first so that the peer reads our FIN; and while the
-     * peer has not closed, it lingers ({@link LingeringClose}), so that what the peer's engine
-     * still sends cannot reset the socket before our last bytes are out. SO_LINGER 0 resets at
-     * once, as it does over TCP; a connection that had already ended closes at once.
-     */
+    /** The application closed the socket: the connection ends at once ({@link ConnectionEnd#close}). */
     void close() {
-        if (queuePair == null) {  // setting up failed before the queue pair: nothing ever ran
-            closed = true;
-            memory.release();
-            return;
-        }
-        boolean endedBefore = closed;
-        queuePair.close();
-        sendTheEndingTerminate();
-        closeNow();
-        releaseMemoryWhenQuiet();
-        boolean reset;
-        try {
-            reset = !channel.isConnected() || channel.getOption(StandardSocketOptions.SO_LINGER) == 0;
-        } catch (IOException | RuntimeException e) {
-            reset = true;
-        }
-        if (!reset && !endedBefore) {
-            LingeringClose.begin(channel, progress);
-            return;
-        }
-        try {
-            if (!reset) {
-                channel.shutdownOutput();
-            }
-        } catch (IOException | RuntimeException ignored) {
-            // closing anyway
-        }
-        try {
-            channel.close();
-        } catch (IOException ignored) {
-            // closing: nothing left to tell
-        }
-    }
-
-    /**
-     * A Terminate the queue pair queued as it ended is owed to the peer (RFC 5040 section 7),
-     * even when the application closes in the instant between its queuing and its sending (it
-     * may learn of the end first, from a failed call). Taking the transmit lock waits for a
-     * thread that is writing it right now; then one more non-blocking attempt writes what is left.
-     */
-    private void sendTheEndingTerminate() {
-        if (closing || transmitter.blocked() || !queuePair.endedByOurTerminate()) {  // closing: it went out already
-            return;
-        }
-        // Bounded: whoever holds the lock is writing without blocking, and the close must not hang.
-        transmitter.flushBeforeClose(50);
-    }
-
-    /**
-     * The application closed the socket: the connection's memory goes back to the pool, once
-     * nothing can touch it again. That is when this thread holds both locks and the connection
-     * is closed: every receive and transmit checks {@link #closed} under its lock before it
-     * touches staging, arena or a stream buffer (the stream's reads were closed before this).
-     * Tried, never waited for (a thread inside select holds the receive lock until woken); a
-     * thread already inside receive or transmit work further up its stack leaves it to the
-     * progress thread.
-     */
-    private void releaseMemoryWhenQuiet() {
-        if (!receiveLock.isHeldByCurrentThread() && !transmitter.heldByCurrentThread()
-                && receiveLock.tryLock()) {
-            try {
-                if (transmitter.whenQuiet(memory::release)) {
-                    return;
-                }
-            } finally {
-                receiveLock.unlock();
-            }
-        }
-        progress.schedule(1, this::releaseMemoryWhenQuiet);
-    }
-
-    private void lost(String reason) {
-        queuePair.connectionLost(reason);
-        closeNow();
-    }
-
-    private void lost(String reason, IOException cause) {
-        String message = cause.getMessage();
-        if (message != null && message.contains("Connection reset")) {
-            endedByReset = true;
-        }
-        lost(reason);
-    }
-
-    /**
-     * Ends the connection: nothing more is read or sent, waiters wake. The channel itself stays
-     * open until the application closes the socket, as a TCP socket whose peer went away does:
-     * its addresses and options can still be read.
-     */
-    private void closeNow() {
-        if (closed) {
-            return;
-        }
-        closedAtNanos = System.nanoTime();
-        closed = true;
-        closing = true;
-        progress.executeSoon(this::stopWatching);  // a ready key meanwhile finds the connection closed
-        String failure = queuePair.failure();
-        if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
-            LOG.log(System.Logger.Level.DEBUG, "iWARP connection to " + queuePair.counters().peer() + " closed: "
-                    + (failure != null ? failure : "closed") + (endedByReset ? " (the peer reset TCP)"
-                    : endedByPeerClose ? " (the peer closed TCP)" : ""));
-        }
-        StatisticsEvents.closed(queuePair.counters());
-        queuePair.counters().markClosed();
-        endListener.connectionEnded(endedByPeerClose, endedByReset, failure);
-        // A gather stuck behind backpressure will never go out: flush its requests. (A thread
-        // writing right now finds the channel closed and does the same.)
-        transmitter.abandonIfFree();
-        signalWaiters();
-    }
-
-    /** Progress thread: stop watching the ended connection (its channel may stay open). */
-    private void stopWatching() {
-        if (key != null) {
-            key.cancel();
-        }
-        giveBackInlineSelector();
-    }
-
-    /** The inline Selector goes with the connection, to the spares (on a thread not using it). */
-    private void giveBackInlineSelector() {
-        if (receiveLock.tryLock()) {
-            try {
-                idle.giveBackSelector();
-            } finally {
-                receiveLock.unlock();
-            }
-        } else {
-            progress.schedule(10, this::giveBackInlineSelector);
-        }
+        end.close();
     }
 
     boolean isClosed() {
-        return closed;
-    }
-
-    /**
-     * Whether a waiter may give up on an ended connection: every request has completed, or a
-     * flush that was due came so late that something is wrong (it is logged; a wait must not
-     * hang on it).
-     */
-    private boolean endedAndSettled() {
-        if (!closed) {
-            return false;
-        }
-        if (queuePair.settled()) {
-            return true;
-        }
-        if (System.nanoTime() - closedAtNanos <= SETTLE_LIMIT_NANOS) {
-            return false;
-        }
-        if (!settleGivenUp) {  // once: every later wait on this connection gives up the same way
-            settleGivenUp = true;
-            LOG.log(System.Logger.Level.WARNING, "iWARP connection to " + queuePair.counters().peer()
-                    + " ended with requests that never completed");
-        }
-        return true;
+        return end.closed();
     }
 
     private int readInterest() {
