@@ -4,7 +4,6 @@ import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpOptions;
 import io.extsock.spi.AcceptedAhead;
 import io.extsock.spi.IwarpSession;
-import io.extsock.spi.NotAnIwarpPeerException;
 import io.extsock.spi.SocketTransport;
 import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
@@ -19,15 +18,10 @@ import java.net.SocketAddress;
 import java.net.SocketException;
 import java.net.SocketImpl;
 import java.net.SocketOption;
-import java.net.StandardSocketOptions;
 import java.net.UnknownHostException;
 import java.nio.channels.AlreadyBoundException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -57,48 +51,24 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     /** Carries the stream once connected: passthrough first, maybe iWARP later. */
     private volatile SocketTransport transport;
-    /** TCP_NODELAY as the application set it; in IWARP_MODE the engine keeps the real one on. */
-    private volatile boolean applicationNoDelay;
-    /** The iWARP session once the connection switched; null in passthrough. */
-    private volatile IwarpSession session;
-    private volatile boolean iwarpMode;
-    /** An accepted connection of an IWARP_MODE server socket, to switch on its first use. */
-    private volatile boolean switchPending;
-    /** A ReentrantLock, not a monitor: the switch does blocking I/O, and a virtual thread must not pin. */
-    private final java.util.concurrent.locks.ReentrantLock switchLock = new java.util.concurrent.locks.ReentrantLock();
+    /** The socket as its parts see it. */
+    private final Parts parts = new Parts();
+    /** Passthrough, or IWARP_MODE once switched: the iWARP options, the switch and its fallback. */
+    private final IwarpSwitch mode;
+    /** The socket's streams, over whatever transport carries the stream now. */
+    private final SocketStreams streams = new SocketStreams(parts);
     /** The socket this implementation serves: a failed switch closes it, not just the channel. */
     private volatile java.net.Socket owner;
-    private volatile int timeout;
-    /** A read returned end of stream: later reads return it too, even after close (as Socket's). */
-    private volatile boolean endOfStreamRead;
 
-    /** Why a switch with IwarpOptions.FALLBACK went on as plain TCP; null if none did. */
-    private volatile IwarpNegotiationException fallbackCause;
-    /** The local address the application bound to, null if none: a fallback's reconnect binds it again. */
-    private volatile InetAddress boundAddress;
-    /** The connect's timeout, for a fallback's reconnect. */
-    private volatile int connectMillis;
-    /** Channel options as the application set them, for a fallback's new channel (SO_OOBINLINE aside). */
-    private final Map<SocketOption<?>, Object> channelOptionsSet =
-            Collections.synchronizedMap(new LinkedHashMap<>());
-    /** SO_OOBINLINE as the application set it, null if it did not: only the channel's adaptor has it. */
-    private volatile Boolean oobInlineSet;
-
-    /** iWARP options set before the switch; handed to the engine when it takes over. */
-    private final Map<SocketOption<?>, Object> iwarpSettings =
-            Collections.synchronizedMap(new LinkedHashMap<>());
-
-    private static volatile Set<SocketOption<?>> supportedOptions;
-
-    /** Decides each connection's mode for a program unaware of extsock (the agent); or null. */
-    private final ConnectionPolicy policy;
-    /** The policy asked for a switch whose outcome it has not heard yet. */
-    private final java.util.concurrent.atomic.AtomicBoolean policyOutcomePending =
-            new java.util.concurrent.atomic.AtomicBoolean();
+    /** How the socket connected, for a fallback's reconnect. */
+    private final ConnectRecipe recipe = new ConnectRecipe();
+    /** The socket's options, both APIs: TCP's to the channel, the iWARP ones to {@link #mode}. */
+    private final ChannelSocketOptions options;
 
     /** An implementation that connects directly. */
     public ChannelSocketImpl() {
-        this.policy = null;
+        this.mode = new IwarpSwitch(parts, null);
+        this.options = new ChannelSocketOptions(parts, mode);
     }
 
     /**
@@ -108,7 +78,8 @@ public final class ChannelSocketImpl extends SocketImpl {
      * @param policy asked once per connection, told its outcome once
      */
     public ChannelSocketImpl(ConnectionPolicy policy) {
-        this.policy = Objects.requireNonNull(policy, "policy");
+        this.mode = new IwarpSwitch(parts, Objects.requireNonNull(policy, "policy"));
+        this.options = new ChannelSocketOptions(parts, mode);
     }
 
     /**
@@ -121,8 +92,11 @@ public final class ChannelSocketImpl extends SocketImpl {
             throw new IllegalArgumentException("ExtendedSocket connects directly only; "
                     + proxy.type() + " proxies are not supported: " + proxy);
         }
-        this.policy = null;
+        this.mode = new IwarpSwitch(parts, null);
+        this.options = new ChannelSocketOptions(parts, mode);
     }
+
+
 
     @Override
     protected void create(boolean stream) throws IOException {
@@ -145,15 +119,13 @@ public final class ChannelSocketImpl extends SocketImpl {
             throws IOException {
         try {
             takeAccepted(connection, serverIwarpSettings);
-            applyPolicy(false, connection);
+            mode.established(false, connection);
         } catch (IOException | RuntimeException e) {
             connection.close();
             throw e;
         }
         transport = new PassthroughTransport(connection);
-        // The responder's negotiation waits for the first use of the socket, on the thread that
-        // uses it: accept() never blocks on a slow peer, and a failure reaches that thread.
-        switchPending = Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE));
+        mode.deferToFirstUse();
     }
 
     /**
@@ -172,14 +144,11 @@ public final class ChannelSocketImpl extends SocketImpl {
             throw e;
         }
         if (connection.session() != null) {
-            session = connection.session();
             transport = connection.session().stream();
-            iwarpMode = true;
         } else {
-            fallbackCause = connection.fellBack().negotiationFailure();
             transport = PrefixedTransport.of(new PassthroughTransport(ch), connection.fellBack().receivedOctets());
-            iwarpSettings.remove(IwarpOptions.IWARP_MODE);
         }
+        mode.acceptedAhead(connection);
     }
 
     /** Makes {@code connection} this impl's channel, once, as ServerSocket's accept expects of a new SocketImpl. */
@@ -196,7 +165,7 @@ public final class ChannelSocketImpl extends SocketImpl {
             address = remote.getAddress();
             port = remote.getPort();
             localport = local;
-            iwarpSettings.putAll(serverIwarpSettings);
+            mode.inherit(serverIwarpSettings);
         }
     }
 
@@ -223,7 +192,7 @@ public final class ChannelSocketImpl extends SocketImpl {
         if (target.isAnyLocalAddress()) {
             target = InetAddress.getLocalHost();
         }
-        connectMillis = millis;
+        recipe.connecting(millis);
         SocketChannel ch;
         synchronized (stateLock) {
             ch = openChannel();
@@ -235,7 +204,7 @@ public final class ChannelSocketImpl extends SocketImpl {
         }
         boolean interrupted = InterruptShield.enter();
         try {
-            connectBlocking(ch, new InetSocketAddress(target, isa.getPort()), millis);
+            ConnectRecipe.connectBlocking(ch, new InetSocketAddress(target, isa.getPort()), millis);
             localport = ((InetSocketAddress) ch.getLocalAddress()).getPort();
             transport = new PassthroughTransport(ch);
         } catch (IOException e) {
@@ -245,25 +214,12 @@ public final class ChannelSocketImpl extends SocketImpl {
             InterruptShield.exit(interrupted);
         }
         try {
-            applyPolicy(true, ch);
+            mode.established(true, ch);
         } catch (IOException | RuntimeException e) {
             close();
             throw e;
         }
-        switchToIwarpIfRequested(true, true);  // nothing was read or written yet
-    }
-
-    /**
-     * A blocking connect, as Socket's. Without a timeout, the channel's own connect: one system
-     * call, where the adaptor's makes the socket non-blocking, connects, polls and makes it
-     * blocking again (six). With one, the adaptor, which times it without a Selector.
-     */
-    private static void connectBlocking(SocketChannel ch, InetSocketAddress remote, int millis) throws IOException {
-        if (millis > 0) {
-            ch.socket().connect(remote, millis);
-        } else {
-            ch.connect(remote);
-        }
+        mode.switchIfRequested(true, true);  // nothing was read or written yet
     }
 
     @Override
@@ -279,7 +235,7 @@ public final class ChannelSocketImpl extends SocketImpl {
                 throw new SocketException("Already bound");
             }
             address = host;
-            boundAddress = host;
+            recipe.bound(host);
             localport = ((InetSocketAddress) ch.getLocalAddress()).getPort();
         }
     }
@@ -296,12 +252,12 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     @Override
     protected InputStream getInputStream() throws IOException {
-        return new TransportInputStream();
+        return streams.input();
     }
 
     @Override
     protected OutputStream getOutputStream() throws IOException {
-        return new TransportOutputStream();
+        return streams.output();
     }
 
     @Override
@@ -321,10 +277,7 @@ public final class ChannelSocketImpl extends SocketImpl {
             current = transport;
             ch = channel;
         }
-        if (switchPending && !switchLock.isLocked()) {
-            // (A switch under way reports its own failure, with the reason.)
-            reportPolicyOutcome(ConnectionPolicy.Outcome.FAILED, "closed before its first use, never switched");
-        }
+        mode.socketClosing();
         if (current != null) {
             current.close();
         } else if (ch != null) {
@@ -351,7 +304,7 @@ public final class ChannelSocketImpl extends SocketImpl {
     @Override
     protected void sendUrgentData(int data) throws IOException {
         connectedTransport();
-        if (iwarpMode) {
+        if (mode.iwarpMode()) {
             throw new SocketException("Urgent data not supported in IWARP_MODE");
         }
         boolean interrupted = InterruptShield.enter();
@@ -382,325 +335,33 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     @Override
     public void setOption(int opt, Object value) throws SocketException {
-        SocketChannel ch = openChannelForOption();
-        try {
-            switch (opt) {
-                case SO_LINGER: {
-                    int seconds;
-                    if (value instanceof Boolean && !((Boolean) value)) {
-                        seconds = -1;
-                    } else {
-                        seconds = intValue(value, "SO_LINGER");
-                    }
-                    setChannelOption(ch, StandardSocketOptions.SO_LINGER, seconds);
-                    break;
-                }
-                case SO_TIMEOUT: {
-                    int millis = intValue(value, "SO_TIMEOUT");
-                    if (millis < 0) {
-                        throw new IllegalArgumentException("timeout < 0");
-                    }
-                    timeout = millis;
-                    break;
-                }
-                case IP_TOS:
-                    setChannelOption(ch, StandardSocketOptions.IP_TOS, intValue(value, "IP_TOS"));
-                    break;
-                case TCP_NODELAY:
-                    setTcpNoDelay(ch, booleanValue(value, "TCP_NODELAY"));
-                    break;
-                case SO_SNDBUF: {
-                    int size = intValue(value, "SO_SNDBUF");
-                    if (size <= 0) {
-                        throw new SocketException("SO_SNDBUF <= 0");
-                    }
-                    setChannelOption(ch, StandardSocketOptions.SO_SNDBUF, size);
-                    break;
-                }
-                case SO_RCVBUF: {
-                    int size = intValue(value, "SO_RCVBUF");
-                    if (size <= 0) {
-                        throw new SocketException("SO_RCVBUF <= 0");
-                    }
-                    setChannelOption(ch, StandardSocketOptions.SO_RCVBUF, size);
-                    break;
-                }
-                case SO_KEEPALIVE:
-                    setChannelOption(ch, StandardSocketOptions.SO_KEEPALIVE, booleanValue(value, "SO_KEEPALIVE"));
-                    break;
-                case SO_OOBINLINE:
-                    // Only the channel's adaptor reaches the JDK-internal SO_OOBINLINE option.
-                    ch.socket().setOOBInline(booleanValue(value, "SO_OOBINLINE"));
-                    oobInlineSet = (Boolean) value;
-                    break;
-                case SO_REUSEADDR:
-                    setChannelOption(ch, StandardSocketOptions.SO_REUSEADDR, booleanValue(value, "SO_REUSEADDR"));
-                    break;
-                case SO_REUSEPORT:
-                    if (!ch.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
-                        throw new SocketException("SO_REUSEPORT not supported");
-                    }
-                    setChannelOption(ch, StandardSocketOptions.SO_REUSEPORT, booleanValue(value, "SO_REUSEPORT"));
-                    break;
-                default:
-                    throw new SocketException("Unknown option " + opt);
-            }
-        } catch (SocketException e) {
-            throw e;
-        } catch (IllegalArgumentException | IOException e) {
-            throw SocketErrors.asOptionError(e);
-        }
+        options.setLegacy(opt, value);
     }
 
     @Override
     public Object getOption(int opt) throws SocketException {
-        SocketChannel ch = openChannelForOption();
-        try {
-            switch (opt) {
-                case SO_TIMEOUT:
-                    return timeout;
-                case TCP_NODELAY:
-                    return iwarpMode ? applicationNoDelay : ch.getOption(StandardSocketOptions.TCP_NODELAY);
-                case SO_OOBINLINE:
-                    return ch.socket().getOOBInline();
-                case SO_LINGER: {
-                    int seconds = ch.getOption(StandardSocketOptions.SO_LINGER);
-                    return seconds == -1 ? Boolean.FALSE : (Object) seconds;
-                }
-                case SO_REUSEADDR:
-                    return ch.getOption(StandardSocketOptions.SO_REUSEADDR);
-                case SO_BINDADDR: {
-                    InetSocketAddress local = (InetSocketAddress) ch.getLocalAddress();
-                    return local != null ? local.getAddress() : new InetSocketAddress(0).getAddress();
-                }
-                case SO_SNDBUF:
-                    return ch.getOption(StandardSocketOptions.SO_SNDBUF);
-                case SO_RCVBUF:
-                    return ch.getOption(StandardSocketOptions.SO_RCVBUF);
-                case IP_TOS:
-                    return ch.getOption(StandardSocketOptions.IP_TOS);
-                case SO_KEEPALIVE:
-                    return ch.getOption(StandardSocketOptions.SO_KEEPALIVE);
-                case SO_REUSEPORT:
-                    if (!ch.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
-                        throw new SocketException("SO_REUSEPORT not supported");
-                    }
-                    return ch.getOption(StandardSocketOptions.SO_REUSEPORT);
-                default:
-                    throw new SocketException("Unknown option " + opt);
-            }
-        } catch (SocketException e) {
-            throw e;
-        } catch (IllegalArgumentException | IOException e) {
-            throw SocketErrors.asOptionError(e);
-        }
+        return options.getLegacy(opt);
     }
 
     // ---- options: the typed SocketOption API, where IWARP_MODE lives -------------------
 
     @Override
     protected Set<SocketOption<?>> supportedOptions() {
-        Set<SocketOption<?>> options = supportedOptions;
-        if (options == null) {
-            options = new HashSet<>();
-            for (SocketOption<?> option : channelOptions()) {
-                // The channel also lists the JDK-internal SO_OOBINLINE, which Socket does not.
-                if (!option.name().equals("SO_OOBINLINE")) {
-                    options.add(option);
-                }
-            }
-            options.addAll(IwarpOptions.ALL);
-            options = Collections.unmodifiableSet(options);
-            supportedOptions = options;
-        }
-        return options;
+        return ChannelSocketOptions.supported();
     }
 
     @Override
     protected <T> void setOption(SocketOption<T> option, T value) throws IOException {
-        if (!supportedOptions().contains(option)) {
-            throw new UnsupportedOperationException("'" + option + "' not supported");
-        }
-        if (!option.type().isInstance(value)) {
-            throw new IllegalArgumentException("Invalid value '" + value + "'");
-        }
-        SocketChannel ch = openChannelForOption();
-        if (IwarpOptions.ALL.contains(option)) {
-            setIwarpOption(option, value);
-            return;
-        }
-        if (option == StandardSocketOptions.TCP_NODELAY) {
-            setTcpNoDelay(ch, (Boolean) value);
-            return;
-        }
-        setChannelOption(ch, option, value);
-    }
-
-    /** Sets a channel option and remembers it, for the channel of a fallback's reconnect. */
-    private <T> void setChannelOption(SocketChannel ch, SocketOption<T> option, T value) throws IOException {
-        ch.setOption(option, value);
-        channelOptionsSet.put(option, value);
-    }
-
-    /**
-     * In IWARP_MODE the engine keeps Nagle's algorithm off, as Linux siw and hardware do: it
-     * writes whole FPDUs and batches its own writes, and Nagle would hold back the small credit
-     * and Read messages a peer waits for (a stream then crawls at a few MB/s). The application
-     * still sees TCP_NODELAY as it set it, as on any socket; it just no longer reaches TCP.
-     */
-    private void setTcpNoDelay(SocketChannel ch, boolean on) throws IOException {
-        if (iwarpMode) {
-            applicationNoDelay = on;
-            return;
-        }
-        setChannelOption(ch, StandardSocketOptions.TCP_NODELAY, on);
+        options.set(option, value);
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     protected <T> T getOption(SocketOption<T> option) throws IOException {
-        if (!supportedOptions().contains(option)) {
-            throw new UnsupportedOperationException("'" + option + "' not supported");
-        }
-        SocketChannel ch = openChannelForOption();
-        if (option == IwarpOptions.IWARP_MODE) {
-            return (T) Boolean.valueOf(iwarpMode || switchPending || Boolean.TRUE.equals(iwarpSettings.get(option)));
-        }
-        if (IwarpOptions.ALL.contains(option)) {
-            T value = IwarpOptionValues.valueIn(iwarpSettings, option);
-            return value instanceof byte[] ? (T) ((byte[]) value).clone() : value;
-        }
-        if (option == StandardSocketOptions.TCP_NODELAY && iwarpMode) {
-            return (T) Boolean.valueOf(applicationNoDelay);
-        }
-        return ch.getOption(option);
-    }
-
-    private void setIwarpOption(SocketOption<?> option, Object value) throws IOException {
-        if (option == IwarpOptions.IWARP_MODE) {
-            boolean on = (Boolean) value;
-            if (!on) {
-                if (iwarpMode) {
-                    throw new SocketException("IWARP_MODE cannot be turned off: the connection runs iWARP");
-                }
-                iwarpSettings.remove(option);
-                return;
-            }
-            IwarpProviders.require();
-            iwarpSettings.put(option, Boolean.TRUE);
-            if (transport != null) {
-                // An accepted socket still waiting for its deferred switch has carried no stream;
-                // any other connected socket may have.
-                switchToIwarpIfRequested(localIsInitiator(), switchPending);
-            }
-            return;
-        }
-        if (option == IwarpOptions.SPIN_MICROS) {
-            setSpinMicros((Integer) value);
-            return;
-        }
-        if (iwarpMode) {
-            throw new SocketException(option + " must be set before the switch to IWARP_MODE");
-        }
-        IwarpOptionValues.validate(option, value);
-        iwarpSettings.put(option, value instanceof byte[] ? ((byte[]) value).clone() : value);
+        return options.get(option);
     }
 
     /**
-     * SPIN_MICROS is this end's own behaviour, not negotiated: unlike the other iWARP options it
-     * may change on a live connection. A switch under way applies it again once its session is
-     * up (see {@link #switchToIwarpIfRequested}), so that a value set meanwhile is not lost.
-     */
-    private void setSpinMicros(int micros) {
-        IwarpOptionValues.validate(IwarpOptions.SPIN_MICROS, micros);
-        iwarpSettings.put(IwarpOptions.SPIN_MICROS, micros);
-        IwarpSession current = session;
-        if (current != null) {
-            current.spinMicros(micros);
-        }
-    }
-
-    /**
-     * Hands the connection to the iWARP engine when IWARP_MODE was asked for. The engine owns
-     * the channel from then on; on failure it has closed it, and so the socket is closed.
-     */
-    private void switchToIwarpIfRequested(boolean initiator, boolean noEarlierStream) throws IOException {
-        switchLock.lock();
-        try {
-            if (iwarpMode || !Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE))) {
-                return;
-            }
-            SocketChannel ch;
-            synchronized (stateLock) {
-                ch = openChannel();
-            }
-            try {
-                applicationNoDelay = ch.getOption(StandardSocketOptions.TCP_NODELAY);  // the engine turns it on
-                Map<SocketOption<?>, Object> options = new HashMap<>(iwarpSettings);
-                if (noEarlierStream) {
-                    options.put(IwarpOptionValues.NO_EARLIER_STREAM, Boolean.TRUE);
-                } else {
-                    // The connection may have carried stream: neither a reconnect nor the octets
-                    // read so far could give the application a plain stream without a gap.
-                    options.remove(IwarpOptions.FALLBACK);
-                }
-                IwarpSession attached = IwarpProviders.require().attach(ch, initiator, Map.copyOf(options));
-                session = attached;
-                Object spin = iwarpSettings.get(IwarpOptions.SPIN_MICROS);
-                if (spin != null) {
-                    attached.spinMicros((Integer) spin);  // it may have changed since the copy above
-                }
-                transport = attached.stream();
-                iwarpMode = true;
-                switchPending = false;
-                reportPolicyOutcome(ConnectionPolicy.Outcome.IWARP, "negotiated");
-            } catch (NotAnIwarpPeerException plainPeer) {
-                switchEndedAsPlainTcp(initiator, plainPeer);
-            } catch (IOException | RuntimeException e) {
-                switchPending = false;
-                reportPolicyOutcome(ConnectionPolicy.Outcome.FAILED, String.valueOf(e));
-                closeOwner(e);
-                throw e;
-            }
-        } finally {
-            switchLock.unlock();
-        }
-    }
-
-    /**
-     * The switch found a plain TCP peer and the application asked for FALLBACK: the socket goes
-     * on as plain TCP, IWARP_MODE off, the cause kept. As responder the engine left the channel
-     * open and handed back the octets it read, which come first; as initiator it closed the
-     * channel, whose peer had read our MPA Request, so the socket connects again.
-     *
-     * @throws IOException the reconnect's error; the socket is then closed
-     */
-    private void switchEndedAsPlainTcp(boolean initiator, NotAnIwarpPeerException plainPeer) throws IOException {
-        IwarpNegotiationException why = plainPeer.negotiationFailure();
-        fallbackCause = why;
-        String detail = why.getMessage();
-        if (initiator) {
-            try {
-                InetSocketAddress reconnectedFrom = reconnectPlain(why);
-                // The policy heard of the first connection's addresses; the stream runs on this one.
-                detail += "; reconnected from " + SocketAddresses.hostAndPort(reconnectedFrom);
-            } catch (IOException e) {
-                reportPolicyOutcome(ConnectionPolicy.Outcome.FAILED, "not an iWARP peer (" + why.reason()
-                        + "), and the plain reconnect failed: " + e);
-                throw e;
-            }
-        } else {
-            transport = PrefixedTransport.of(transport, plainPeer.receivedOctets());
-        }
-        // Only now: a thread that finds no switch pending uses the transport at once.
-        iwarpSettings.remove(IwarpOptions.IWARP_MODE);
-        switchPending = false;
-        reportPolicyOutcome(ConnectionPolicy.Outcome.FELL_BACK, detail);
-    }
-
-    /**
-     * Connects a new channel to the same peer, with the options the application set and from
-     * the local address it bound (on a new ephemeral port: the old one may linger in TIME_WAIT).
+     * Connects a new channel to the same peer as the first one connected ({@link ConnectRecipe}).
      *
      * @return the new connection's local address
      */
@@ -708,19 +369,7 @@ public final class ChannelSocketImpl extends SocketImpl {
         SocketChannel fresh = null;
         boolean interrupted = InterruptShield.enter();
         try {
-            fresh = SocketChannel.open();
-            for (Map.Entry<SocketOption<?>, Object> option : Map.copyOf(channelOptionsSet).entrySet()) {
-                setUnchecked(fresh, option.getKey(), option.getValue());
-            }
-            Boolean oobInline = oobInlineSet;
-            if (oobInline != null) {
-                fresh.socket().setOOBInline(oobInline);
-            }
-            InetAddress local = boundAddress;
-            if (local != null) {
-                fresh.bind(new InetSocketAddress(local, 0));
-            }
-            connectBlocking(fresh, new InetSocketAddress(address, port), connectMillis);
+            fresh = recipe.connectAgain(new InetSocketAddress(address, port), options);
             synchronized (stateLock) {
                 if (closed) {
                     throw new SocketException(SocketErrors.SOCKET_CLOSED);
@@ -744,11 +393,6 @@ public final class ChannelSocketImpl extends SocketImpl {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static <T> void setUnchecked(SocketChannel ch, SocketOption<T> option, Object value) throws IOException {
-        ch.setOption(option, (T) value);
-    }
-
     /**
      * Why a switch to IWARP_MODE with {@link IwarpOptions#FALLBACK} went on as plain TCP.
      *
@@ -756,46 +400,7 @@ public final class ChannelSocketImpl extends SocketImpl {
      *         switch fell back
      */
     public Optional<IwarpNegotiationException> iwarpFallbackCause() {
-        return Optional.ofNullable(fallbackCause);
-    }
-
-    /**
-     * Asks the policy, if there is one, how the connection just established should run, and
-     * takes its iWARP options as if the application had set them.
-     */
-    private void applyPolicy(boolean initiator, SocketChannel ch) throws IOException {
-        if (policy == null) {
-            return;
-        }
-        Map<SocketOption<?>, Object> options = policy.optionsFor(
-                (InetSocketAddress) ch.getLocalAddress(), (InetSocketAddress) ch.getRemoteAddress(), initiator);
-        for (Map.Entry<SocketOption<?>, Object> option : options.entrySet()) {
-            if (!IwarpOptions.ALL.contains(option.getKey()) || !option.getKey().type().isInstance(option.getValue())) {
-                throw new IllegalArgumentException("a ConnectionPolicy sets iWARP options only, each with a value of"
-                        + " its type, not " + option.getKey() + " = " + option.getValue());
-            }
-            IwarpOptionValues.validate(option.getKey(), option.getValue());
-        }
-        iwarpSettings.putAll(options);
-        if (Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE))) {
-            policyOutcomePending.set(true);
-        } else {
-            policy.outcome(ConnectionPolicy.Outcome.PLAIN_TCP, "no switch asked for");
-        }
-    }
-
-    /** Tells the policy, once, how the switch it asked for turned out. */
-    private void reportPolicyOutcome(ConnectionPolicy.Outcome outcome, String detail) {
-        if (policyOutcomePending.compareAndSet(true, false)) {
-            policy.outcome(outcome, detail);
-        }
-    }
-
-    /** Completes the deferred switch of an accepted connection, once, on first use. */
-    private void completePendingSwitch() throws IOException {
-        if (switchPending) {
-            switchToIwarpIfRequested(false, true);  // accepted by an IWARP_MODE server: no stream yet
-        }
+        return mode.fallbackCause();
     }
 
     /** Tells this implementation which socket it serves. */
@@ -825,8 +430,8 @@ public final class ChannelSocketImpl extends SocketImpl {
         if (closed) {
             throw new SocketException(SocketErrors.SOCKET_CLOSED);
         }
-        completePendingSwitch();
-        IwarpSession current = session;
+        mode.completePending();
+        IwarpSession current = mode.session();
         if (current == null) {
             throw new SocketException("the socket is not in IWARP_MODE: set IwarpOptions.IWARP_MODE to true first");
         }
@@ -860,7 +465,7 @@ public final class ChannelSocketImpl extends SocketImpl {
         if (closed) {
             throw new SocketException(SocketErrors.SOCKET_CLOSED);
         }
-        completePendingSwitch();
+        mode.completePending();
         SocketTransport current = transport;
         if (current == null) {
             throw new SocketException(SocketErrors.NOT_CONNECTED);
@@ -868,82 +473,41 @@ public final class ChannelSocketImpl extends SocketImpl {
         return current;
     }
 
-    /**
-     * An I/O call ended by an interrupt closes the socket, not just its channel, as a Socket on a
-     * virtual thread does (java.net.Socket: "Closed by interrupt"): the channel closed itself
-     * (passthrough), or the engine's wait ended on a virtual thread's interrupt (IWARP_MODE).
-     */
-    private IOException closedByInterrupt(IOException e) {
-        boolean byInterrupt = SocketErrors.CLOSED_BY_INTERRUPT.equals(e.getMessage())
-                || e instanceof java.io.InterruptedIOException && !(e instanceof java.net.SocketTimeoutException)
-                        && Thread.currentThread().isInterrupted();
-        if (!byInterrupt) {
-            return e;
-        }
-        SocketException closed = e instanceof SocketException ? (SocketException) e
-                : new SocketException(SocketErrors.CLOSED_BY_INTERRUPT);
-        if (closed != e) {
-            closed.initCause(e);
-        }
-        closeOwner(closed);
-        return closed;
-    }
-
-    private static Set<SocketOption<?>> channelOptions() {
-        try (SocketChannel probe = SocketChannel.open()) {
-            return probe.supportedOptions();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot open a socket channel to list its options", e);
-        }
-    }
-
-    private static int intValue(Object value, String name) throws SocketException {
-        if (!(value instanceof Integer)) {
-            throw new SocketException("Bad value for " + name);
-        }
-        return (Integer) value;
-    }
-
-    private static boolean booleanValue(Object value, String name) throws SocketException {
-        if (!(value instanceof Boolean)) {
-            throw new SocketException("Bad value for " + name);
-        }
-        return (Boolean) value;
-    }
-
-    /**
-     * The socket's input stream: reads whatever transport currently carries the stream, with
-     * the JDK's NioSocketImpl's checks in its order: bounds, an empty read (0, even when
-     * closed), end of stream already read (-1 for good, even after close: "legacy behavior"),
-     * then the socket's state.
-     */
-    private final class TransportInputStream extends InputStream {
+    /** What the socket's parts (its switch, options and streams) ask of it. */
+    private final class Parts implements IwarpSwitch.Socket, ChannelSocketOptions.Socket, SocketStreams.Socket {
         @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n > 0 ? one[0] & 0xff : -1;
+        public SocketChannel channel() throws SocketException {
+            return openChannelForOption();
         }
 
         @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            Objects.checkFromIndexSize(off, len, b.length);
-            if (len == 0) {
-                return 0;
-            }
-            if (endOfStreamRead) {
-                return -1;
-            }
-            int n;
-            try {
-                n = connectedTransport().read(b, off, len, timeout);
-            } catch (IOException e) {
-                throw closedByInterrupt(e);
-            }
-            if (n < 0) {
-                endOfStreamRead = true;
-            }
-            return n;
+        public boolean initiator() {
+            return localIsInitiator();
+        }
+
+        @Override
+        public SocketTransport transport() {
+            return transport;
+        }
+
+        @Override
+        public void carryOn(SocketTransport next) {
+            transport = next;
+        }
+
+        @Override
+        public InetSocketAddress reconnectPlain(IwarpNegotiationException why) throws IOException {
+            return ChannelSocketImpl.this.reconnectPlain(why);
+        }
+
+        @Override
+        public SocketTransport connectedTransport() throws IOException {
+            return ChannelSocketImpl.this.connectedTransport();
+        }
+
+        @Override
+        public int timeout() {
+            return options.timeout();
         }
 
         @Override
@@ -955,32 +519,10 @@ public final class ChannelSocketImpl extends SocketImpl {
         public void close() throws IOException {
             ChannelSocketImpl.this.close();
         }
-    }
-
-    /** The socket's output stream: writes to whatever transport currently carries the stream. */
-    private final class TransportOutputStream extends OutputStream {
-        @Override
-        public void write(int b) throws IOException {
-            write(new byte[] {(byte) b}, 0, 1);
-        }
-
-        /** As NioSocketImpl's: bounds, then nothing to do for an empty write (even when closed). */
-        @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            Objects.checkFromIndexSize(off, len, b.length);
-            if (len == 0) {
-                return;
-            }
-            try {
-                connectedTransport().write(b, off, len);
-            } catch (IOException e) {
-                throw closedByInterrupt(e);
-            }
-        }
 
         @Override
-        public void close() throws IOException {
-            ChannelSocketImpl.this.close();
+        public void closeOwner(Exception failure) {
+            ChannelSocketImpl.this.closeOwner(failure);
         }
     }
 }
