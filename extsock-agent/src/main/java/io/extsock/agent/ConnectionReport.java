@@ -8,22 +8,67 @@ import java.net.InetSocketAddress;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Counts what became of the converted connections and prints it: one line per connection at
- * DEBUG, the totals at exit from INFO up ({@link #summary}). A connection that matched no rule
- * counts as "tcp by rule": no match is the implicit last rule, plain TCP.
+ * What the agent says on standard error. From INFO up: one line at start ({@link #startLine}: the
+ * rules, fallback, what is hooked), so that an agent that loaded but matched nothing does not look
+ * like one that never loaded; the totals at exit ({@link #summary}); and after them a hint when
+ * the rules ask for iWARP but no connection matched an iwarp rule ({@link #hint}). At DEBUG also
+ * one line per connection. A connection that matched no rule counts as "tcp by rule": no match is
+ * the implicit last rule, plain TCP.
  */
 final class ConnectionReport {
 
+    /** What the agent hooks, and what it cannot: said at start and in the hint. */
+    static final String HOOKED = "java.net.Socket and java.net.ServerSocket (not NIO channels)";
+
     private final LogLevel level;
     private final PrintStream out;
+    private final long iwarpRules;
+    private final AtomicLong decided = new AtomicLong();
+    private final AtomicLong matchedIwarpRule = new AtomicLong();
     private final AtomicLong iwarp = new AtomicLong();
     private final AtomicLong fellBack = new AtomicLong();
     private final AtomicLong tcpByRule = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
 
-    ConnectionReport(LogLevel level, PrintStream out) {
+    /**
+     * @param iwarpRules how many of the rules are iwarp rules: with none, no connection is expected
+     *                   to match one, and the exit gives no hint
+     */
+    ConnectionReport(LogLevel level, PrintStream out, long iwarpRules) {
         this.level = level;
         this.out = out;
+        this.iwarpRules = iwarpRules;
+    }
+
+    /**
+     * @return {@code extsock agent: rules FILE (N rules: I iwarp, T tcp), fallback on|off,
+     *         fallback-wait MS ms, converting java.net.Socket and java.net.ServerSocket (not NIO
+     *         channels)}
+     */
+    static String startLine(AgentArguments arguments, Rules rules) {
+        return "extsock agent: rules " + arguments.rulesFile() + " (" + rules.size()
+                + (rules.size() == 1 ? " rule: " : " rules: ") + rules.count(Action.IWARP) + " iwarp, "
+                + rules.count(Action.TCP) + " tcp), fallback " + (arguments.fallback() ? "on" : "off")
+                + ", fallback-wait " + arguments.fallbackWaitMillis() + " ms, converting " + HOOKED;
+    }
+
+    /** Prints the start line from INFO up; the agent calls this once its factories are in place. */
+    void printStart(AgentArguments arguments, Rules rules) {
+        if (level != LogLevel.OFF) {
+            out.println(startLine(arguments, rules));
+        }
+    }
+
+    /**
+     * A connection's rule was chosen (before its outcome is known).
+     *
+     * @param action the matching rule's action, or null when no rule matched
+     */
+    void decided(Action action) {
+        decided.incrementAndGet();
+        if (action == Action.IWARP) {
+            matchedIwarpRule.incrementAndGet();
+        }
     }
 
     /**
@@ -76,10 +121,33 @@ final class ConnectionReport {
         return failures == 0 ? line : line + ", " + failures + " failed";
     }
 
-    /** Prints the summary from INFO up; the agent runs this in a shutdown hook. */
+    /**
+     * @return what to check when the rules ask for iWARP and no connection matched an iwarp rule,
+     *         or null when some connection did, or the rules ask for none
+     */
+    String hint() {
+        if (iwarpRules == 0 || matchedIwarpRule.get() > 0) {
+            return null;
+        }
+        long connections = decided.get();
+        if (connections == 0) {
+            return "extsock agent: no connection matched an iwarp rule: the program made no connection on"
+                    + " java.net sockets (programs on NIO channels, such as SocketChannel, java.net.http or Netty,"
+                    + " are not converted yet)";
+        }
+        return "extsock agent: no connection matched an iwarp rule: check the rules' hosts and ports against the "
+                + connections + (connections == 1 ? " connection" : " connections")
+                + " the program made (log=debug prints each); connections on NIO channels are not converted yet";
+    }
+
+    /** Prints the summary, and the hint if any, from INFO up; the agent runs this in a shutdown hook. */
     void printSummary() {
         if (level != LogLevel.OFF) {
             out.println(summary());
+            String hint = hint();
+            if (hint != null) {
+                out.println(hint);
+            }
         }
     }
 }

@@ -48,8 +48,9 @@ public final class ExtsockAgent {
         if (rules.anyAsksFor(Action.IWARP)) {
             requireEngine();
         }
-        ConnectionReport report = new ConnectionReport(arguments.log(), System.err);
+        ConnectionReport report = new ConnectionReport(arguments.log(), System.err, rules.count(Action.IWARP));
         SocketConversion.install(rules, arguments, report);
+        report.printStart(arguments, rules);
         Runtime.getRuntime().addShutdownHook(new Thread(report::printSummary, "extsock-agent-summary"));
     }
 

@@ -4,7 +4,11 @@ package io.extsock.agent;
 public enum LogLevel {
     /** Nothing. */
     OFF,
-    /** One line at exit: how many connections ran iWARP, fell back, stayed TCP by rule. */
+    /**
+     * One line at start (the rules, fallback, what is hooked) and one at exit (how many connections
+     * ran iWARP, fell back, stayed TCP by rule), with a hint after it when no connection matched
+     * an iwarp rule.
+     */
     INFO,
     /** INFO, and one line per connection: its peer, what became of it, and why. */
     DEBUG

@@ -36,6 +36,7 @@ final class RulePolicy implements ConnectionPolicy {
         // Outgoing connections are matched by where they go, incoming ones by where they arrived.
         Optional<Rule> rule = rules.firstMatch(side, initiator ? remote : local);
         decidedBy = rule.map(matched -> "by " + matched.describe()).orElse("no rule matched");
+        report.decided(rule.map(Rule::action).orElse(null));
         return rule.isPresent() && rule.get().action() == Action.IWARP ? iwarpOptions : Map.of();
     }
 

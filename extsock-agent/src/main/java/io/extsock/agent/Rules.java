@@ -33,4 +33,9 @@ final class Rules {
     int size() {
         return rules.size();
     }
+
+    /** @return how many rules have this action */
+    long count(Action action) {
+        return rules.stream().filter(rule -> rule.action() == action).count();
+    }
 }

@@ -39,7 +39,7 @@ import java.util.Objects;
  *                         which the waiting thread polled the socket a while before it would
  *                         block: a thread's wake-up costs more than a small message's round trip
  *                         on many machines. Adaptive: a connection whose polls find nothing soon
- *                         stops (see the README's "Waiting: a short spin, then block")
+ *                         stops (see docs/guide.md, "Threads and waiting")
  * @param spinsFound       of those, the waits whose poll found input, or what the wait was for,
  *                         so that the thread did not block
  */

@@ -32,8 +32,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * returned or threw, then the socket's state flags. The transcript must equal that of a plain
  * Socket in the same cell.
  *
- * <p>Kinds whose behaviour differs in a documented way (README, "How ExtendedSocket stays
- * faithful") say so through {@link #documentedDifference}, which then states the documented
+ * <p>Kinds whose behaviour differs in a documented way (docs/guide.md, "Differences from
+ * java.net.Socket") say so through {@link #documentedDifference}, which then states the documented
  * behaviour; nothing else is exempt.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

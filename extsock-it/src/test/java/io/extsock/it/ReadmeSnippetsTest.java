@@ -31,23 +31,24 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The README's Java runs as written. Every {@code ```java} block of README.md is a program body:
- * its {@code import} lines go to the top of a generated class, the rest into its {@code main}, with
- * the imports a reader would add anyway (java.io, java.net, java.nio, java.util,
- * java.util.concurrent, io.extsock, io.extsock.verbs). All blocks compile together against this
- * module's test class path (extsock-api and extsock-core, nothing else); each then runs in its own
- * JVM, within a minute, and must exit 0. A {@code ```text} block right after a Java block is its
- * output, compared line by line.
+ * The documentation's Java runs as written. Every {@code ```java} block of README.md and of the
+ * pages of docs/ is a program body: its {@code import} lines go to the top of a generated class,
+ * the rest into its {@code main}, with the imports a reader would add anyway (java.io, java.net,
+ * java.nio, java.util, java.util.concurrent, io.extsock, io.extsock.verbs). All blocks compile
+ * together against this module's test class path (extsock-api and extsock-core, nothing else);
+ * each then runs in its own JVM, within a minute, and must exit 0. A {@code ```text} block right
+ * after a Java block is its output, compared line by line.
  *
- * <p>And the README's "Use it in your project" section is what the consumer project of
- * {@code src/it/consumer} builds and runs (the maven-invoker-plugin run of this module, against
- * the artifacts it installs in a private repository): its Java block is {@code Example.main}'s
- * body, and its Maven block's lines are in the consumer's pom.xml, in order.
+ * <p>And the README is what the consumer project of {@code src/it/consumer} builds and runs (the
+ * maven-invoker-plugin run of this module, against the artifacts it installs in a private
+ * repository): the Java block of its "A tour of the API" is {@code Example.main}'s body, and the
+ * Maven block of its "Use it in your project" has its lines in the consumer's pom.xml, in order.
  */
 @Timeout(300)
 class ReadmeSnippetsTest {
 
     static final String USE_IT = "Use it in your project";
+    static final String TOUR = "A tour of the API";
 
     private static final List<String> IMPLICIT_IMPORTS = List.of(
             "java.io.*", "java.net.*", "java.nio.*", "java.nio.charset.StandardCharsets", "java.util.*",
@@ -60,8 +61,8 @@ class ReadmeSnippetsTest {
 
     @BeforeAll
     static void compileEveryJavaBlock() throws IOException {
-        javaBlocks = Readme.blocks("java");
-        assertFalse(javaBlocks.isEmpty(), "README.md has no ```java block");
+        javaBlocks = Readme.blocksOfEveryDocument("java");
+        assertFalse(javaBlocks.isEmpty(), "the documentation has no ```java block");
         Path generated = Files.createDirectories(Path.of("target", "readme-snippets", "src"));
         classes = Files.createDirectories(Path.of("target", "readme-snippets", "classes"));
         List<Path> sources = new ArrayList<>();
@@ -88,7 +89,7 @@ class ReadmeSnippetsTest {
                 }
             }
             assertTrue(compiled && report.length() == 0,
-                    "README.md's Java does not compile cleanly as written:\n" + report + out);
+                    "the documentation's Java does not compile cleanly as written:\n" + report + out);
         }
     }
 
@@ -98,34 +99,54 @@ class ReadmeSnippetsTest {
         for (int i = 0; i < javaBlocks.size(); i++) {
             Readme.Block block = javaBlocks.get(i);
             String name = className(i);
-            tests.add(DynamicTest.dynamicTest("README.md line " + block.firstLine() + " (" + block.section() + ")",
-                    () -> run(name, block)));
+            tests.add(DynamicTest.dynamicTest(block.where() + " (" + block.section() + ")", () -> run(name, block)));
         }
         return tests.stream();
     }
 
     @Test
-    void theUseItExampleIsTheConsumersCode() throws IOException {
-        Readme.Block example = Readme.blocks("java").stream()
-                .filter(block -> block.section().equals(USE_IT)).findFirst()
-                .orElseThrow(() -> new AssertionError("no ```java block under '## " + USE_IT + "'"));
+    void theToursExampleIsTheConsumersCode() throws IOException {
+        Readme.Block example = Readme.blocks(Readme.PATH, "java").stream()
+                .filter(block -> block.section().equals(TOUR)).findFirst()
+                .orElseThrow(() -> new AssertionError("no ```java block under the README's '## " + TOUR + "'"));
         List<String> source = Files.readAllLines(CONSUMER.resolve("src/main/java/example/Example.java"));
-        List<String> consumer = new ArrayList<>();
-        source.stream().filter(line -> line.startsWith("import ")).forEach(consumer::add);
         int main = indexOf(source, "public static void main(String[] args) throws Exception {");
         int end = source.size() - 1;
         while (!source.get(end).equals("    }")) {  // main's closing brace, before the class's
             end--;
         }
-        consumer.addAll(source.subList(main + 1, end));
+        // The README leaves the imports out; the consumer's own compile says they are right.
+        List<String> consumer = source.subList(main + 1, end);
         assertEquals(normalized(example.lines()), normalized(consumer),
-                "the README's example (line " + example.firstLine() + ") and " + CONSUMER
+                "the README's example (" + example.where() + ") and " + CONSUMER
                         + "/src/main/java/example/Example.java differ: keep them the same");
     }
 
     @Test
+    void everyTakeOfACompletionHandlesItsTimeout() {
+        // CompletionQueue.take returns null when its timeout passes first: a snippet a reader
+        // copies must not dereference it unchecked.
+        for (Readme.Block block : javaBlocks) {
+            List<String> lines = block.lines();
+            for (int i = 0; i < lines.size(); i++) {
+                Matcher take = Pattern.compile("(\\w+) = [\\w.()]*completions\\(\\)\\.take\\(").matcher(lines.get(i));
+                if (take.find()) {
+                    String variable = take.group(1);
+                    boolean checked = lines.subList(i + 1, Math.min(i + 4, lines.size())).stream()
+                            .anyMatch(line -> line.contains("if (" + variable + " == null)"));
+                    assertTrue(checked, Readme.ROOT.relativize(block.document()) + " line " + (block.firstLine() + i)
+                            + ": '" + variable + "' from take() is used without"
+                            + " checking for null (take returns null on its timeout): " + lines.get(i).strip());
+                }
+            }
+            assertFalse(block.text().matches("(?s).*completions\\(\\)\\.take\\([^;]*\\)\\s*\\..*"),
+                    block.where() + " dereferences take()'s result directly: it is null on a timeout");
+        }
+    }
+
+    @Test
     void theUseItDependenciesAreTheConsumersPom() throws IOException {
-        Readme.Block xml = Readme.blocks("xml").stream()
+        Readme.Block xml = Readme.blocks(Readme.PATH, "xml").stream()
                 .filter(block -> block.section().equals(USE_IT)).findFirst()
                 .orElseThrow(() -> new AssertionError("no ```xml block under '## " + USE_IT + "'"));
         String pom = Files.readString(CONSUMER.resolve("pom.xml"));
@@ -142,7 +163,7 @@ class ReadmeSnippetsTest {
                 at++;
             }
             assertTrue(at < pomLines.size(), "the consumer's pom.xml lacks, in the README's order, the line '"
-                    + wanted + "' of the README's dependency snippet (line " + xml.firstLine() + ")");
+                    + wanted + "' of the README's dependency snippet (" + xml.where() + ")");
             at++;
         }
     }
@@ -155,14 +176,14 @@ class ReadmeSnippetsTest {
                 .redirectOutput(output.toFile()).start();
         try {
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                fail("README.md line " + block.firstLine() + " still running after 60 s:\n" + Files.readString(output));
+                fail(block.where() + " still running after 60 s:\n" + Files.readString(output));
             }
             String printed = Files.readString(output);
-            assertEquals(0, process.exitValue(), "README.md line " + block.firstLine() + " failed:\n" + printed);
+            assertEquals(0, process.exitValue(), block.where() + " failed:\n" + printed);
             Readme.Block next = Readme.followedBy(block);
             if (next != null && next.language().equals("text")) {
                 assertEquals(next.text().strip(), printed.strip(),
-                        "README.md line " + next.firstLine() + " shows other output than the block above it prints");
+                        next.where() + " shows other output than the block above it prints");
             }
         } finally {
             process.destroyForcibly();
@@ -188,7 +209,7 @@ class ReadmeSnippetsTest {
             program.append("import ").append(implicit).append(';');
         }
         program.append(imports).append('\n');
-        program.append("// README.md line ").append(block.firstLine()).append('\n');
+        program.append("// ").append(block.where()).append('\n');
         program.append("public final class ").append(name).append(" {\n");
         program.append("    public static void main(String[] args) throws Exception {\n");
         program.append(body);
@@ -204,7 +225,7 @@ class ReadmeSnippetsTest {
             return file + ":" + d.getLineNumber();
         }
         Readme.Block block = javaBlocks.get(Integer.parseInt(m.group(1)));
-        return "README.md line " + (block.firstLine() + d.getLineNumber() - 5);
+        return Readme.ROOT.relativize(block.document()) + " line " + (block.firstLine() + d.getLineNumber() - 5);
     }
 
     private static String className(int index) {

@@ -35,6 +35,9 @@ class AgentFaultsIT {
     private static final Duration EXIT_LIMIT = Duration.ofSeconds(60);
     private static final String PROGRAM_TIMEOUT_MILLIS = "10000";
     private static final String WAIT = "fallback-wait=300";
+    private static final String NO_CONNECTION_HINT = "extsock agent: no connection matched an iwarp rule: the program made"
+            + " no connection on java.net sockets (programs on NIO channels, such as SocketChannel, java.net.http or"
+            + " Netty, are not converted yet)";
 
     @TempDir
     Path directory;
@@ -48,8 +51,9 @@ class AgentFaultsIT {
             AgentJvm client = runClient(fallback, closedPort, PROGRAM_TIMEOUT_MILLIS);
             assertEquals(1, client.awaitExit(EXIT_LIMIT), client.toString());
             assertEquals("error: java.net.ConnectException: Connection refused\n", client.stdout(), client.toString());
-            // No connection, nothing for a rule to decide.
-            assertEquals(List.of("extsock agent: 0 iwarp, 0 fell back to tcp, 0 tcp by rule"), client.stderrLines(), fallback);
+            // No connection, nothing for a rule to decide: the hint after the summary says so.
+            assertEquals(List.of("extsock agent: 0 iwarp, 0 fell back to tcp, 0 tcp by rule", NO_CONNECTION_HINT),
+                    client.reportLines(), fallback);
         }
     }
 
@@ -61,7 +65,8 @@ class AgentFaultsIT {
             AgentJvm client = runClient("fallback=on", full.getLocalPort(), "1000");
             assertEquals(1, client.awaitExit(EXIT_LIMIT), client.toString());
             assertEquals("error: java.net.SocketTimeoutException: Connect timed out\n", client.stdout(), client.toString());
-            assertEquals(List.of("extsock agent: 0 iwarp, 0 fell back to tcp, 0 tcp by rule"), client.stderrLines());
+            assertEquals(List.of("extsock agent: 0 iwarp, 0 fell back to tcp, 0 tcp by rule", NO_CONNECTION_HINT),
+                    client.reportLines());
         }
     }
 
@@ -234,7 +239,7 @@ class AgentFaultsIT {
                     "greeting", "hello");
             assertEquals(0, client.awaitExit(EXIT_LIMIT), client.toString());
             assertEquals("220 greeting\nHELLO\n", client.stdout(), "a server-speaks-first program over iWARP");
-            assertEquals(List.of("extsock agent: 1 iwarp, 0 fell back to tcp, 0 tcp by rule"), client.stderrLines());
+            assertEquals(List.of("extsock agent: 1 iwarp, 0 fell back to tcp, 0 tcp by rule"), client.reportLines());
 
             server.awaitOutput("served hello", EXIT_LIMIT);
             server.stop(EXIT_LIMIT);

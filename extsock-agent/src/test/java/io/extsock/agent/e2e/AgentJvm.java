@@ -1,6 +1,7 @@
 package io.extsock.agent.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
@@ -160,6 +161,17 @@ final class AgentJvm implements AutoCloseable {
 
     List<String> stderrLines() throws IOException {
         return Files.readAllLines(stderr, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Standard error after the agent's start line (log=info or debug), which must come first and
+     * name the rules file: what the agent then said of the connections, and the program's own lines.
+     */
+    List<String> reportLines() throws IOException {
+        List<String> lines = stderrLines();
+        assertFalse(lines.isEmpty(), "the agent printed no start line: " + this);
+        assertTrue(AgentLog.START.matcher(lines.get(0)).matches(), "the agent's first line is no start line: " + this);
+        return lines.subList(1, lines.size());
     }
 
     @Override

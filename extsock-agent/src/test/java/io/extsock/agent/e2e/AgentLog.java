@@ -9,14 +9,20 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * What the agent printed on a program's standard error: with log=debug one line per connection
- * ({@code extsock agent: connect to ...: OUTCOME, by line N '...'}), then with log=info or debug the
- * summary at exit, {@code extsock agent: N iwarp, M fell back to tcp, K tcp by rule[, F failed]}.
- * Lines of the program's own are left out.
+ * What the agent printed on a program's standard error: with log=info or debug its start line
+ * ({@code extsock agent: rules FILE (N rules: ...), fallback ..., converting ...}), with log=debug
+ * one line per connection ({@code extsock agent: connect to ...: OUTCOME, by line N '...'}), then
+ * with log=info or debug the summary at exit, {@code extsock agent: N iwarp, M fell back to tcp, K
+ * tcp by rule[, F failed]}, and the hint after it when no connection matched an iwarp rule. Lines
+ * of the program's own are left out.
  */
 final class AgentLog {
 
     private static final String PREFIX = "extsock agent: ";
+    static final Pattern START = Pattern.compile("extsock agent: rules [^ ]+ \\([0-9]+ rules?: [0-9]+ iwarp, [0-9]+ tcp\\),"
+            + " fallback (on|off), fallback-wait [0-9]+ ms, converting java\\.net\\.Socket and java\\.net\\.ServerSocket"
+            + " \\(not NIO channels\\)");
+    static final String HINT = "extsock agent: no connection matched an iwarp rule: ";
     private static final Pattern SUMMARY = Pattern.compile(
             "extsock agent: ([0-9]+) iwarp, ([0-9]+) fell back to tcp, ([0-9]+) tcp by rule(?:, ([0-9]+) failed)?");
 
@@ -26,28 +32,44 @@ final class AgentLog {
 
     private final List<String> connectionLines;
     private final Summary summary;
+    private final String hint;
     private final String printed;
 
-    private AgentLog(List<String> connectionLines, Summary summary, String printed) {
+    private AgentLog(List<String> connectionLines, Summary summary, String hint, String printed) {
         this.connectionLines = connectionLines;
         this.summary = summary;
+        this.hint = hint;
         this.printed = printed;
     }
 
-    /** Reads the agent's lines; fails the test unless the last of them is the summary. */
+    /**
+     * Reads the agent's lines; fails the test unless the first of them is the start line and the
+     * last the summary, or the summary and then the hint.
+     */
     static AgentLog of(AgentJvm jvm) throws java.io.IOException {
-        List<String> agentLines = jvm.stderrLines().stream().filter(line -> line.startsWith(PREFIX))
+        List<String> agentLines = jvm.reportLines().stream().filter(line -> line.startsWith(PREFIX))
                 .collect(Collectors.toList());
-        assertTrue(!agentLines.isEmpty(), "the agent printed nothing: " + jvm);
+        assertTrue(!agentLines.isEmpty(), "the agent printed nothing after its start line: " + jvm);
+        String hint = null;
+        if (agentLines.get(agentLines.size() - 1).startsWith(HINT)) {
+            hint = agentLines.get(agentLines.size() - 1);
+            agentLines = agentLines.subList(0, agentLines.size() - 1);
+        }
+        assertTrue(!agentLines.isEmpty(), "the agent printed a hint but no summary: " + jvm);
         Matcher summary = SUMMARY.matcher(agentLines.get(agentLines.size() - 1));
         assertTrue(summary.matches(), "the agent's last line is no summary: " + jvm);
         return new AgentLog(agentLines.subList(0, agentLines.size() - 1), new Summary(
                 Integer.parseInt(summary.group(1)), Integer.parseInt(summary.group(2)), Integer.parseInt(summary.group(3)),
-                summary.group(4) == null ? 0 : Integer.parseInt(summary.group(4))), jvm.toString());
+                summary.group(4) == null ? 0 : Integer.parseInt(summary.group(4))), hint, jvm.toString());
     }
 
     Summary summary() {
         return summary;
+    }
+
+    /** The hint after the summary, or null when the agent gave none. */
+    String hint() {
+        return hint;
     }
 
     /** The debug lines, one per connection, in the order their outcomes were known. */

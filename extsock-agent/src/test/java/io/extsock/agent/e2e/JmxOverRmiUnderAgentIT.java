@@ -46,7 +46,7 @@ class JmxOverRmiUnderAgentIT {
 
             assertEquals(0, client.awaitExit(EXIT_LIMIT), client.toString());
             assertEquals(server.pid() + "\n", client.stdout(), "the server JVM's own process id, read over JMX");
-            List<String> clientLog = client.stderrLines();
+            List<String> clientLog = client.reportLines();
             Matcher summary = SUMMARY.matcher(clientLog.get(clientLog.size() - 1));
             assertTrue(summary.matches(), client.toString());
             List<String> connections = clientLog.subList(0, clientLog.size() - 1);

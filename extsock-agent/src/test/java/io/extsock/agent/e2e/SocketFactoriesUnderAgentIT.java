@@ -40,7 +40,7 @@ class SocketFactoriesUnderAgentIT {
 
             assertEquals(0, client.awaitExit(LIMIT), client.toString());
             assertEquals("220 greeting\nHELLO\n", client.stdout(), client.toString());
-            assertEquals(List.of("extsock agent: 1 iwarp, 0 fell back to tcp, 0 tcp by rule"), client.stderrLines());
+            assertEquals(List.of("extsock agent: 1 iwarp, 0 fell back to tcp, 0 tcp by rule"), client.reportLines());
 
             RecordingRelay.Connection wire = relay.connections().get(0);
             assertEquals(RecordingRelay.MPA_REQUEST_KEY, wire.clientOpening(), "the client's first octets");

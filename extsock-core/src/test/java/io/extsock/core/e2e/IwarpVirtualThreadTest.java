@@ -17,7 +17,7 @@ class IwarpVirtualThreadTest extends VirtualThreadContract {
      * about 384 KiB of direct buffers (4 stream receive buffers of 64 KiB, 64 KiB of receive
      * staging, 64 KiB of gathering write) and 80 KiB of heap on each end, so 10,000 of them take
      * 3.9 GB of direct memory and 0.8 GB of heap in each of the two processes, and about two and
-     * a half minutes on two cores, most of it the kernel zeroing that memory (README, Tests).
+     * a half minutes on two cores, most of it the kernel zeroing that memory (docs/testing.md).
      */
     @Override
     protected int connections() {
