@@ -1,6 +1,5 @@
 package io.extsock.core.engine;
 
-import io.extsock.core.events.StatisticsEvents;
 import io.extsock.core.memory.MemoryLease;
 import io.extsock.core.verbs.QueuePair;
 import java.io.IOException;

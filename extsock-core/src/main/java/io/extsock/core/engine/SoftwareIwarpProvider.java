@@ -2,7 +2,6 @@ package io.extsock.core.engine;
 
 import io.extsock.IwarpNegotiationException;
 import io.extsock.core.events.ExtsockEvents;
-import io.extsock.core.events.StatisticsEvents;
 import io.extsock.core.memory.DirectBufferPool;
 import io.extsock.core.mpa.FpduDeframer;
 import io.extsock.core.mpa.FpduFramer;

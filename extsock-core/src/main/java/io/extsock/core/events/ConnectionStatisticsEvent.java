@@ -9,8 +9,8 @@ import jdk.jfr.Period;
 import jdk.jfr.StackTrace;
 
 /**
- * One IWARP_MODE connection's counts, for every live connection at each period (by {@link
- * StatisticsEvents}'s periodic hook, default every second) and once more when it closes. The
+ * One IWARP_MODE connection's counts, for every live connection at each period (by the engine's
+ * {@code StatisticsEvents} periodic hook, default every second) and once more when it closes. The
  * totals since the switch; a rate is the difference of two events.
  */
 @Name("io.extsock.ConnectionStatistics")

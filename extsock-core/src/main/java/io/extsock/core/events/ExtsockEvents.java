@@ -15,8 +15,8 @@ import jdk.jfr.FlightRecorder;
  * then no event class is even loaded: loading the first one sets up JFR's metadata, hundreds of
  * classes), then whether the event would be recorded, and returns at once if not: with JFR off,
  * an event costs a check, never a field computed for nothing. None is on a
- * per-message path; the per-message numbers go to {@link io.extsock.core.verbs.ConnectionCounters}
- * and reach JFR by {@link StatisticsEvents}.
+ * per-message path; the per-message numbers go to the queue pair's {@code ConnectionCounters}
+ * and reach JFR by the engine's {@code StatisticsEvents}.
  */
 public final class ExtsockEvents {
 

@@ -30,7 +30,7 @@ class JfrOffTest {
             assertTrue(output.contains("\njfr initialized false\n"), output);
             // The paths to the events ran ...
             assertTrue(output.contains("io.extsock.core.events.ExtsockEvents source:"), output);
-            assertTrue(output.contains("io.extsock.core.events.StatisticsEvents source:"), output);
+            assertTrue(output.contains("io.extsock.core.engine.StatisticsEvents source:"), output);
             // ... and stopped before any event.
             for (String event : List.of("IwarpConnectedEvent", "NegotiationFailedEvent", "TerminateSentEvent",
                     "TerminateReceivedEvent", "StreamWindowGrownEvent", "StreamWindowRefusedEvent",

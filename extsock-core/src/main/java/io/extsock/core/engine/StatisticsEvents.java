@@ -1,5 +1,12 @@
-package io.extsock.core.events;
+package io.extsock.core.engine;
 
+import io.extsock.core.events.ConnectionStatisticsEvent;
+import io.extsock.core.events.IwarpConnectedEvent;
+import io.extsock.core.events.NegotiationFailedEvent;
+import io.extsock.core.events.StreamWindowGrownEvent;
+import io.extsock.core.events.StreamWindowRefusedEvent;
+import io.extsock.core.events.TerminateReceivedEvent;
+import io.extsock.core.events.TerminateSentEvent;
 import io.extsock.core.verbs.ConnectionCounters;
 import io.extsock.verbs.MessageType;
 import java.util.List;
@@ -10,12 +17,13 @@ import jdk.jfr.FlightRecorder;
 import jdk.jfr.FlightRecorderListener;
 
 /**
- * The periodic {@link ConnectionStatisticsEvent}: the live connections, and the hook JFR calls
+ * The periodic {@link ConnectionStatisticsEvent}, kept by the engine (which opens and closes
+ * connections) so that the events package knows nothing of the verbs: the live connections, and the hook JFR calls
  * at each period to commit one event per connection. A connection that closes commits its
  * last counts at once (state CLOSED), so that a short connection between two periods is
  * recorded too.
  */
-public final class StatisticsEvents {
+final class StatisticsEvents {
 
     private static final Set<ConnectionCounters> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -60,12 +68,12 @@ public final class StatisticsEvents {
     }
 
     /** A connection switched to IWARP_MODE: its counts go to JFR from now on. */
-    public static void opened(ConnectionCounters counters) {
+    static void opened(ConnectionCounters counters) {
         LIVE.add(counters);
     }
 
     /** A connection ended: its last counts are committed, and it leaves the periodic set. */
-    public static void closed(ConnectionCounters counters) {
+    static void closed(ConnectionCounters counters) {
         if (LIVE.remove(counters)) {
             commit(counters, "CLOSED");
         }
