@@ -234,8 +234,9 @@ final class TransmitSide {
         }
         if (refused != null) {
             responding = null;
-            String reason = "terminated by this side: " + ReadSourceCheck.describe(refused, read.sourceStag,
-                    read.sourceTaggedOffset, read.size) + " (the region was deregistered before the response)";
+            String reason = "terminated by this side: " + refused.description() + ": "
+                    + ReadSourceCheck.describe(read.sourceStag, read.sourceTaggedOffset, read.size)
+                    + " (the region was deregistered before the response)";
             qp.inboundReads.release(read);
             endWithTerminate(refused, reason, null, null);
             return false;
