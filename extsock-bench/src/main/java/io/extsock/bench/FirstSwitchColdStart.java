@@ -18,7 +18,8 @@ import java.util.SplittableRandom;
  *
  * <p>Figures, in milliseconds: {@code open-ms} (both sockets made, IWARP_MODE set, the server
  * bound), {@code first-echo-ms} (from before the client's connect to the echoed octet) and
- * their sum; with {@code --jfr}, the JFR {@code IwarpConnected} negotiation durations too (JFR
+ * their sum; {@code first-echo-cpu-ms}, the CPU time all the JVM's threads ran meanwhile (the
+ * figure to compare two builds by on a machine that others share); with {@code --jfr}, the JFR {@code IwarpConnected} negotiation durations too (JFR
  * slows the switch it measures: compare them with each other, not with the runs without).
  *
  * <p>Options: {@code --samples N} (20 unless told), {@code --jfr}, {@code --iwarp-only}, and

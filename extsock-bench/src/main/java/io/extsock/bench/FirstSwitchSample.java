@@ -9,7 +9,9 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import jdk.jfr.Recording;
 import jdk.jfr.consumer.RecordedEvent;
@@ -30,7 +32,8 @@ import jdk.jfr.consumer.RecordingFile;
  * without {@code jfr} is the one an application sees.
  *
  * <p>Prints {@code open-ms X} (creating both sockets, setting IWARP_MODE, binding the server),
- * {@code first-echo-ms X} and, with {@code jfr}, {@code initiator-negotiation-ms X} and
+ * {@code first-echo-ms X}, {@code first-echo-cpu-ms X} (the CPU time every thread of the JVM ran
+ * meanwhile, on Linux: what the first switch costs, whatever else shares the CPUs) and, with {@code jfr}, {@code initiator-negotiation-ms X} and
  * {@code responder-negotiation-ms X}.
  *
  * <p>Run: {@code java -cp 'extsock-bench/target/extsock-bench.jar:extsock-bench/target/lib/*'
@@ -40,6 +43,7 @@ public final class FirstSwitchSample {
 
     static final String OPEN = "open-ms";
     static final String FIRST_ECHO = "first-echo-ms";
+    static final String FIRST_ECHO_CPU = "first-echo-cpu-ms";
     static final String NEGOTIATION_INITIATOR = "initiator-negotiation-ms";
     static final String NEGOTIATION_RESPONDER = "responder-negotiation-ms";
     private static final String CONNECTED_EVENT = "io.extsock.IwarpConnected";
@@ -62,6 +66,9 @@ public final class FirstSwitchSample {
         double[] millis = firstEcho(iwarp);
         System.out.printf("%s %.3f%n", OPEN, millis[0]);
         System.out.printf("%s %.3f%n", FIRST_ECHO, millis[1]);
+        if (millis[2] >= 0) {
+            System.out.printf("%s %.3f%n", FIRST_ECHO_CPU, millis[2]);
+        }
         if (recording != null) {
             printNegotiations(recording);
         }
@@ -96,15 +103,19 @@ public final class FirstSwitchSample {
             echo.start();
             long connecting;
             long echoed;
+            long cpuConnecting;
+            long cpuEchoed;
             try (Socket client = iwarp ? new ExtendedSocket() : new Socket()) {
                 if (iwarp) {
                     client.setOption(IwarpOptions.IWARP_MODE, true);
                 }
+                cpuConnecting = processCpuNanos();
                 connecting = System.nanoTime();
                 client.connect(new InetSocketAddress(loopback, server.getLocalPort()));
                 client.getOutputStream().write(42);
                 int back = client.getInputStream().read();
                 echoed = System.nanoTime();
+                cpuEchoed = processCpuNanos();
                 if (back != 42) {
                     throw new IOException("the echo sent back " + back + ", not 42");
                 }
@@ -113,7 +124,31 @@ public final class FirstSwitchSample {
             if (serverFailure[0] != null) {
                 throw serverFailure[0];
             }
-            return new double[] {(connecting - opening) / 1e6, (echoed - connecting) / 1e6};
+            double cpu = cpuConnecting < 0 || cpuEchoed < 0 ? -1 : (cpuEchoed - cpuConnecting) / 1e6;
+            return new double[] {(connecting - opening) / 1e6, (echoed - connecting) / 1e6, cpu};
+        }
+    }
+
+    /**
+     * The CPU time all of this JVM's threads have run, in nanoseconds, from Linux's per-thread
+     * scheduler statistics ({@code /proc/self/task/N/schedstat}): the JIT's compilers and the
+     * engine's threads too, and unlike the wall clock, not stretched by other processes that
+     * share the CPUs. -1 where there are none to read.
+     */
+    static long processCpuNanos() {
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+            long nanos = 0;
+            for (Path task : tasks) {
+                try {
+                    String stat = Files.readString(task.resolve("schedstat"));
+                    nanos += Long.parseLong(stat.substring(0, stat.indexOf(' ')));
+                } catch (NoSuchFileException ended) {
+                    // a thread that ended meanwhile: its time is no longer counted anywhere
+                }
+            }
+            return nanos;
+        } catch (IOException | RuntimeException unavailable) {
+            return -1;
         }
     }
 
