@@ -30,7 +30,16 @@ public interface CompletionQueue {
     boolean await(long timeout, TimeUnit unit) throws InterruptedException;
 
     /**
-     * Takes the next completion, waiting up to the timeout. Allocates a {@link WorkCompletion}.
+     * Takes the next completion, waiting up to the timeout; <b>returns null if none came within
+     * the timeout</b>, as {@link java.util.concurrent.BlockingQueue#poll(long, TimeUnit)} does, so
+     * check the result before using it. Allocates a {@link WorkCompletion}.
+     *
+     * <pre>{@code
+     * WorkCompletion completion = connection.completions().take(5, TimeUnit.SECONDS);
+     * if (completion == null) {
+     *     throw new TimeoutException("no completion within 5 s");
+     * }
+     * }</pre>
      *
      * @param timeout how long to wait at most
      * @param unit    the unit of {@code timeout}

@@ -24,11 +24,25 @@ public interface MemoryRegion extends AutoCloseable {
 
     /**
      * The STag: 32 bits drawn at random for this registration, never 0 (RFC 5040 section 2.1,
-     * RFC 5042 section 5: a peer must not be able to guess it).
+     * RFC 5042 section 5: a peer must not be able to guess it). The 32 bits as a Java {@code
+     * int}, as {@link RemoteBuffer} and the wire carry them: negative when the top bit is set.
+     * Compare and pass it on as it is; to show it, use {@link #stagUnsigned()} or the hex form
+     * every {@code toString()} and message uses ({@code 0x94da0602}, {@code
+     * String.format("0x%08x", stag())}).
      *
-     * @return the region's steering tag
+     * @return the region's steering tag, its 32 bits as they are
      */
     int stag();
+
+    /**
+     * The STag as the unsigned number it is, 0 to 2^32 - 1: {@link #stag()}'s bits, never negative
+     * ({@code 0x94da0602} is 2497316354, where {@code stag()} gives -1797650942).
+     *
+     * @return the region's steering tag, unsigned
+     */
+    default long stagUnsigned() {
+        return Integer.toUnsignedLong(stag());
+    }
 
     /**
      * The region's length.

@@ -7,7 +7,9 @@ import java.nio.ByteBuffer;
  * length. Applications hand these to each other (for example over the socket's stream) in
  * the 16-byte form of {@link #writeTo} and {@link #readFrom}, the layout rping uses.
  *
- * @param stag   the steering tag (RFC 5040): index and key of the peer's region
+ * @param stag   the steering tag (RFC 5040): index and key of the peer's region, its 32 bits as a
+ *               Java {@code int} (negative when the top bit is set; {@link #stagUnsigned()} and
+ *               {@link #toString()} show it unsigned)
  * @param offset the tagged offset of the window's first byte
  * @param length the window's length in bytes
  */
@@ -68,6 +70,15 @@ public record RemoteBuffer(int stag, long offset, long length) {
         int stag = in.getInt();
         long length = Integer.toUnsignedLong(in.getInt());
         return new RemoteBuffer(stag, offset, length);
+    }
+
+    /**
+     * The STag as the unsigned number it is, 0 to 2^32 - 1, as {@link MemoryRegion#stagUnsigned()}.
+     *
+     * @return the steering tag, unsigned
+     */
+    public long stagUnsigned() {
+        return Integer.toUnsignedLong(stag);
     }
 
     @Override

@@ -10,6 +10,7 @@ package io.extsock.verbs;
  * @param byteLength      bytes transferred (for a Receive: the Send's length)
  * @param solicited       for a Receive: the Send carried Solicited Event
  * @param invalidatedStag for a Receive of a Send with Invalidate: the local STag invalidated; else 0
+ *                        (its 32 bits: {@code Integer.toUnsignedLong} for the unsigned number)
  * @param detail          for a failure: what went wrong, in words; else null
  * @param cause           for a failure: its cause as a value (a Terminate's layer/type/code, or
  *                        a local cause); else {@link CompletionCause#NONE}
@@ -57,6 +58,19 @@ public record WorkCompletion(long tag, WorkOpcode opcode, CompletionStatus statu
      */
     public boolean isSuccess() {
         return status == CompletionStatus.SUCCESS;
+    }
+
+    /**
+     * The fields, with an invalidated STag in hex as every other STag is shown ({@code
+     * 0x94da0602}, not its signed value).
+     *
+     * @return the completion in words
+     */
+    @Override
+    public String toString() {
+        return "WorkCompletion[tag=" + tag + ", opcode=" + opcode + ", status=" + status + ", byteLength=" + byteLength
+                + ", solicited=" + solicited + ", invalidatedStag=" + String.format("0x%08x", invalidatedStag)
+                + ", detail=" + detail + ", cause=" + cause + "]";
     }
 
     /**

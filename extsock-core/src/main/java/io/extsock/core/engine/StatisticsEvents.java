@@ -28,9 +28,24 @@ final class StatisticsEvents {
     private static final Set<ConnectionCounters> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
+        if (FlightRecorder.isInitialized()) {
+            listenForJfr();  // JFR runs: the hook at once
+        } else {
+            // Listening loads JFR's own classes, milliseconds the first switch of a JVM that never
+            // records should not wait for. A JFR started meanwhile is no loss: the listener hears
+            // at once of a recorder that already runs.
+            Thread listening = new Thread(StatisticsEvents::listenForJfr, "extsock-jfr-listener");
+            listening.setDaemon(true);
+            listening.start();
+        }
+    }
+
+    /**
+     * The hook is added when JFR starts (at once if it runs already): adding it registers the
+     * event, which sets up JFR's metadata, a cost a JVM that never records should not pay.
+     */
+    private static void listenForJfr() {
         try {
-            // The hook is added when JFR starts (at once if it runs already): adding it registers the
-            // event, which sets up JFR's metadata, a cost a JVM that never records should not pay.
             FlightRecorder.addListener(new FlightRecorderListener() {
                 @Override
                 public void recorderInitialized(FlightRecorder recorder) {

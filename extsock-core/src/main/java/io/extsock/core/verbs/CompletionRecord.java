@@ -80,7 +80,7 @@ public final class CompletionRecord implements CompletionView {
     @Override
     public String toString() {
         return "CompletionView[tag=" + tag + ", opcode=" + opcode + ", status=" + status + ", byteLength="
-                + byteLength + ", solicited=" + solicited + ", invalidatedStag=" + invalidatedStag
+                + byteLength + ", solicited=" + solicited + ", invalidatedStag=" + Stag.toString(invalidatedStag)
                 + ", detail=" + detail + ", cause=" + cause + "]";
     }
 }

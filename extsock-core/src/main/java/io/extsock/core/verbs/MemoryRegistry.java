@@ -44,23 +44,23 @@ public final class MemoryRegistry {
     private boolean closed;  // guarded by lock
 
     /**
-     * The generator of every connection's STags: seeded once (from the operating system, on
-     * first use) rather than per connection, as a thousand connections would seed a thousand
-     * times. Thread-safe; each registry draws from it in bulk ({@link StagSource}).
+     * A registry whose STags come from the JVM's one {@link SecureRandom} for STags ({@link
+     * StagSource#secure()}): unpredictable to the peer.
      */
-    private static final SecureRandom STAG_BITS = new SecureRandom();
-
-    /** A registry whose STags come from a {@link SecureRandom}: unpredictable to the peer. */
     public MemoryRegistry() {
-        this(STAG_BITS, MAX_REGIONS);
+        this(StagSource.secure(), MAX_REGIONS);
     }
 
     /** For tests: a chosen source of STag bits and a smaller limit. */
     MemoryRegistry(Random stagBits, int maxRegions) {
+        this(new StagSource(Objects.requireNonNull(stagBits, "stagBits")), maxRegions);
+    }
+
+    private MemoryRegistry(StagSource stags, int maxRegions) {
         if (maxRegions < 1 || maxRegions > MAX_REGIONS) {
             throw new IllegalArgumentException("maxRegions out of range: " + maxRegions);
         }
-        this.stags = new StagSource(Objects.requireNonNull(stagBits, "stagBits"));
+        this.stags = stags;
         this.maxRegions = maxRegions;
     }
 

@@ -17,6 +17,7 @@ import io.extsock.verbs.WorkOpcode;
 import io.extsock.verbs.WorkRequest;
 import io.extsock.verbs.WriteRequest;
 import java.io.IOException;
+import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
@@ -114,8 +115,19 @@ public final class QueuePairVerbs implements IwarpConnection {
         if (!registry.isClosed()) {
             return failure;
         }
-        QueuePairClosedException ended = new QueuePairClosedException(queuePair.failure());
-        ended.initCause(failure);
+        return ended(failure);
+    }
+
+    /**
+     * The connection's end as the API reports it: a {@link SocketException}, as a closed {@code
+     * java.net.Socket} throws, saying how the connection ended, with {@code cause} (or none); the
+     * engine's own {@link QueuePairClosedException} stays inside.
+     */
+    private SocketException ended(Throwable cause) {
+        SocketException ended = new SocketException(QueuePairClosedException.describe(queuePair.failure()));
+        if (cause != null) {
+            ended.initCause(cause);
+        }
         return ended;
     }
 
@@ -170,6 +182,8 @@ public final class QueuePairVerbs implements IwarpConnection {
                     queue(requests.get(queued), toCompletionQueue, false);
                 }
             }
+        } catch (QueuePairClosedException endedMeanwhile) {
+            throw ended(endedMeanwhile.getCause());
         } finally {
             // The slots of those not queued: none, unless another thread changed the list meanwhile.
             postedToQueue.addAndGet(queued - count);
@@ -248,7 +262,11 @@ public final class QueuePairVerbs implements IwarpConnection {
         requireConnected();  // before the slice checks: an ended connection's regions are gone too
         check(request);
         waiting.progressWhileIdle();  // its completion may be polled rather than waited for
-        queue(request, completer, true);
+        try {
+            queue(request, completer, true);
+        } catch (QueuePairClosedException endedMeanwhile) {
+            throw ended(endedMeanwhile.getCause());
+        }
     }
 
     /**
@@ -396,7 +414,7 @@ public final class QueuePairVerbs implements IwarpConnection {
 
     private void requireConnected() throws IOException {
         if (!queuePair.isConnected()) {
-            throw new QueuePairClosedException(queuePair.failure());
+            throw ended(null);
         }
     }
 }

@@ -52,7 +52,7 @@ final class ReadRequestHandler implements OpcodeHandler {
         TerminateCause refused = readSources.check(request.sourceStag(), request.sourceTaggedOffset(),
                 request.readSize());
         if (refused != null) {
-            throw new ProtocolViolationException(refused, ReadSourceCheck.describe(refused, request.sourceStag(),
+            throw new ProtocolViolationException(refused, ReadSourceCheck.describe(request.sourceStag(),
                     request.sourceTaggedOffset(), request.readSize()));
         }
     }

@@ -67,9 +67,12 @@ public final class ReadSourceCheck {
         return null;
     }
 
-    /** Words for a refusal, for the log and the Terminate's exception (allocates; failures only). */
-    public static String describe(TerminateCause cause, int sourceStag, long sourceTaggedOffset, long readSize) {
-        return String.format("RDMA Read of %d octets at TO %s of STag %s refused: %s (RFC 5040 sections 5.2 and 7.2)",
-                readSize, Long.toUnsignedString(sourceTaggedOffset), Stag.toString(sourceStag), cause.description());
+    /**
+     * Words for a refused Read, for the log and the Terminate's exception (allocates; failures
+     * only). Without the cause's own words, which the exception and the reason put before them.
+     */
+    public static String describe(int sourceStag, long sourceTaggedOffset, long readSize) {
+        return String.format("RDMA Read of %d octets at TO %s of STag %s refused (RFC 5040 sections 5.2 and 7.2)",
+                readSize, Long.toUnsignedString(sourceTaggedOffset), Stag.toString(sourceStag));
     }
 }

@@ -49,9 +49,15 @@ final class ReceiveSide implements SegmentSink {
     private boolean segmentDropped;
     /** A Terminate of ours ended the stream: every octet after it is dropped unread. */
     private boolean stopped;
+    /**
+     * A responder's first message from a peer-to-peer initiator is its RTR (RFC 6581 section 4):
+     * the protocol's, not the application's, so the statistics do not count it.
+     */
+    private boolean rtrToReceive;
 
     ReceiveSide(QueuePair qp, WirePipeline pipeline) {
         this.qp = qp;
+        this.rtrToReceive = qp.agreement.waitsForPeerFirstFpdu() && qp.agreement.rtr().isPresent();
         this.writeTargets = RegionPlacementLookup.forRdmaWrite(qp.registry);
         this.bookkeeping = new DdpReceiveBookkeeping(new ReceiveBuffers(), new SinkBuffers());
         this.sends = new SendHandler(qp, bookkeeping);
@@ -202,7 +208,8 @@ final class ReceiveSide implements SegmentSink {
         }
         bookkeeping.accept(header.ddp());
         MessageType type = ConnectionCounters.typeOf(segmentOpcode);
-        if (type != null && type != MessageType.TERMINATE && type != MessageType.RDMA_READ_REQUEST) {
+        if (type != null && type != MessageType.TERMINATE && type != MessageType.RDMA_READ_REQUEST
+                && !rtrToReceive) {
             qp.counters.payloadReceived(type, header.ulpPayloadLength());
         }
         return handlers[segmentOpcode.wireValue()].segmentStarted(header);
@@ -225,7 +232,9 @@ final class ReceiveSide implements SegmentSink {
             return;
         }
         MessageType type = ConnectionCounters.typeOf(segmentOpcode);
-        if (type != null && type != MessageType.TERMINATE) {
+        if (rtrToReceive) {
+            rtrToReceive = false;
+        } else if (type != null && type != MessageType.TERMINATE) {
             qp.counters.messageReceived(type);  // before the completion: who sees that, sees the count
         }
         handler.messageComplete(header);

@@ -234,8 +234,9 @@ final class TransmitSide {
         }
         if (refused != null) {
             responding = null;
-            String reason = "terminated by this side: " + ReadSourceCheck.describe(refused, read.sourceStag,
-                    read.sourceTaggedOffset, read.size) + " (the region was deregistered before the response)";
+            String reason = "terminated by this side: " + refused.description() + ": "
+                    + ReadSourceCheck.describe(read.sourceStag, read.sourceTaggedOffset, read.size)
+                    + " (the region was deregistered before the response)";
             qp.inboundReads.release(read);
             endWithTerminate(refused, reason, null, null);
             return false;
@@ -336,22 +337,23 @@ final class TransmitSide {
         return true;
     }
 
-    /** RFC 6581 section 4: the zero-length message that lets the responder talk. */
+    /**
+     * RFC 6581 section 4: the zero-length message that lets the responder talk. The protocol's,
+     * not the application's: the statistics count no message for it (its octets are in the
+     * bytes sent).
+     */
     private void startReadyToReceive() {
         RtrKind kind = qp.agreement.rtr().orElseThrow();
         switch (kind) {
             case ZERO_LENGTH_WRITE:
                 writer.startWrite(0, 0, MessagePayload.EMPTY);
-                qp.counters.messageSent(MessageType.RDMA_WRITE, 0);
                 break;
             case ZERO_LENGTH_READ:
                 writer.startReadRequest(sendSequence.assign(DdpConstants.QN_READ_REQUEST),
                         outgoingRead.set(0, 0, 0, 0, 0));
-                qp.counters.messageSent(MessageType.RDMA_READ_REQUEST, 0);
                 break;
             default:
                 writer.startSend(RdmapOpcode.SEND, 0, sendSequence.assign(DdpConstants.QN_SEND), MessagePayload.EMPTY);
-                qp.counters.messageSent(MessageType.SEND, 0);
         }
     }
 

@@ -94,8 +94,11 @@ class ReadyToReceiveHoldTest {
                 }
                 assertTrue(accepted.iwarp().statistics().messagesSent(MessageType.SEND) > 0,
                         "the responder's message never went out: no RTR came");
-                assertEquals(1, client.iwarp().statistics().messagesSent(MessageType.RDMA_WRITE),
-                        "the RTR, a zero-length Write");
+                assertTrue(client.iwarp().statistics().bytesSent() > 0, "the RTR went out");
+                assertEquals(0, client.iwarp().statistics().messagesSent(MessageType.RDMA_WRITE),
+                        "the RTR, a zero-length Write, is the protocol's: no application Write");
+                assertEquals(0, accepted.iwarp().statistics().messagesReceived(MessageType.RDMA_WRITE),
+                        "the RTR received is no application Write either");
                 written.get(20, TimeUnit.SECONDS);
                 InputStream in = client.getInputStream();
                 assertArrayEquals(greeting, in.readNBytes(greeting.length));

@@ -1,11 +1,13 @@
 package io.extsock.core.verbs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.core.terminate.ProtocolViolationException;
 import io.extsock.core.terminate.TerminateCause;
 import io.extsock.verbs.Access;
 import java.io.IOException;
@@ -95,10 +97,14 @@ class ReadSourceCheckTest {
     }
 
     @Test
-    void describeNamesTheRequestAndTheCause() {
-        String text = ReadSourceCheck.describe(TerminateCause.RDMAP_ACCESS_RIGHTS, 0x0000_0107, -1L, 10);
+    void describeNamesTheRequestAndLeavesTheCauseToTheException() {
+        String text = ReadSourceCheck.describe(0x0000_0107, -1L, 10);
         assertTrue(text.contains("10 octets at TO 18446744073709551615 of STag 0x00000107"), text);
-        assertTrue(text.contains("access rights violation"), text);
+        assertFalse(text.contains("access rights violation"), text);
+
+        String message = new ProtocolViolationException(TerminateCause.RDMAP_ACCESS_RIGHTS, text).getMessage();
+        assertEquals(message.indexOf("access rights violation"), message.lastIndexOf("access rights violation"),
+                "the cause once: " + message);
     }
 
     private RegisteredRegion register(Access first, Access... rest) throws IOException {

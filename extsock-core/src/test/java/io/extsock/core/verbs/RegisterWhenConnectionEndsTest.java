@@ -1,5 +1,6 @@
 package io.extsock.core.verbs;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -7,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
+import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The race in {@link QueuePairVerbs#register}: it sees the connection open, then the
  * connection ends (which closes the registry) before the registration. The registration must
- * fail as any other on an ended connection does: a checked {@link QueuePairClosedException}
- * saying the connection ended, never an unchecked exception.
+ * fail as any other on an ended connection does: a checked {@link SocketException} (the API's
+ * type: the engine's {@link QueuePairClosedException} stays inside) saying the connection ended,
+ * never an unchecked exception.
  */
 class RegisterWhenConnectionEndsTest {
 
@@ -32,17 +35,18 @@ class RegisterWhenConnectionEndsTest {
         IwarpConnection verbs = side.verbs();
         assertTrue(side.isConnected(), "the connection check still passes");
 
-        QueuePairClosedException plain = assertThrows(QueuePairClosedException.class,
+        SocketException plain = assertThrows(SocketException.class,
                 () -> verbs.register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE)));
         assertTrue(plain.getMessage().contains("connection has ended"), plain.getMessage());
+        assertEquals(SocketException.class, plain.getClass(), "the API's type, not the engine's");
         assertInstanceOf(IOException.class, plain.getCause());
 
-        QueuePairClosedException pinned = assertThrows(QueuePairClosedException.class,
+        SocketException pinned = assertThrows(SocketException.class,
                 () -> verbs.registerPinned(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE)));
         assertTrue(pinned.getMessage().contains("connection has ended"), pinned.getMessage());
 
         Path file = Files.write(directory.resolve("f.bin"), new byte[64]);
-        QueuePairClosedException ofFile = assertThrows(QueuePairClosedException.class,
+        SocketException ofFile = assertThrows(SocketException.class,
                 () -> verbs.registerFile(file, 0, 64, EnumSet.of(Access.REMOTE_READ)));
         assertTrue(ofFile.getMessage().contains("connection has ended"), ofFile.getMessage());
     }
@@ -53,10 +57,10 @@ class RegisterWhenConnectionEndsTest {
         EmbeddedPair pair = EmbeddedPair.open(2, 64);
         EmbeddedPair.Side side = pair.responder();
         side.queuePair.close();
-        QueuePairClosedException ended = assertThrows(QueuePairClosedException.class,
+        SocketException ended = assertThrows(SocketException.class,
                 () -> side.verbs().register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE)));
         assertTrue(ended.getMessage().contains("the connection was closed"), ended.getMessage());
-        QueuePairClosedException ofFile = assertThrows(QueuePairClosedException.class,
+        SocketException ofFile = assertThrows(SocketException.class,
                 () -> side.verbs().registerFile(directory.resolve("missing.bin"), 0, 0, EnumSet.noneOf(Access.class)));
         assertTrue(ofFile.getMessage().contains("the connection was closed"), ofFile.getMessage());
     }

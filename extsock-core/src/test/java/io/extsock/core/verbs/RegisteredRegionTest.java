@@ -29,6 +29,22 @@ class RegisteredRegionTest {
     }
 
     @Test
+    void anStagWithItsTopBitSetIsShownAndReturnedUnsigned() throws IOException {
+        RegisteredRegion region = registry.register(ByteBuffer.allocate(8), EnumSet.of(Access.REMOTE_READ), false);
+        for (int drawn = 1; region.stag() > 0; drawn++) {  // half the STags have it: 2^-64 to need 64 draws
+            assertTrue(drawn < 64, "64 STags in a row without the top bit");
+            region = registry.register(ByteBuffer.allocate(8), EnumSet.of(Access.REMOTE_READ), false);
+        }
+
+        String hex = String.format("0x%08x", region.stagUnsigned());
+        assertEquals(Integer.toUnsignedLong(region.stag()), region.stagUnsigned());
+        assertTrue(region.stagUnsigned() > Integer.MAX_VALUE, hex);
+        assertTrue(region.toString().contains("stag=" + hex), region + " beside " + region.stagUnsigned());
+        assertEquals(region.stagUnsigned(), region.remote().stagUnsigned());
+        assertTrue(region.remote().toString().contains("stag=" + hex), region.remote().toString());
+    }
+
+    @Test
     void remoteWindowMustLieInsideTheRegion() throws IOException {
         RegisteredRegion region = registry.register(ByteBuffer.allocate(100), EnumSet.of(Access.REMOTE_WRITE), false);
         assertThrows(IndexOutOfBoundsException.class, () -> region.remote(90, 11));
