@@ -24,21 +24,8 @@ import java.util.function.BooleanSupplier;
  * pair; each incoming stream Send fills one. Reading takes bytes from filled buffers in order; a
  * buffer read out is posted again, and that is a credit to return to the peer.
  *
- * <p>The window grows: a connection starts with a few buffers (cheap, for the thousands of
- * connections that carry little), and when a Send arrives whose writer had to wait for credits
- * first ({@link StreamHeader#WAITED}: our window, not its application, held it up), the buffers
- * double, up to a maximum; the new ones go to the peer as credits. On two cores a writer that waits for
- * credits waits for a thread wake-up, tens of microseconds, so a bulk stream needs about
- * 1 MiB in flight to keep TCP busy (measured: 128 KiB gives 0.4x plain TCP, 1 MiB 2x).
- *
- * <p>The flag is the peer's word, and memory is ours: the window grows only when the peer also
- * showed that it fills it. Its last window's worth of DATA Sends (as many as buffers are posted:
- * the Sends a writer must have made to run out of credits) must have carried at least an eighth
- * of the window's octets, 8 KiB a Send on average. A bulk writer grows the window at its first
- * wait, and so does one behind a {@code BufferedOutputStream} (8 KiB writes, for which more
- * Sends in flight matter most); a peer that flags tiny messages (two 1-byte Sends used to take
- * the window to 1 MiB) never does, and one that sends real data gets at most 8 octets of window
- * for each it sent, up to the maximum and within the JVM's budget.
+ * <p>The window grows when the peer's writer waited for credits and showed that it fills the
+ * window ({@link WindowGrowth}); the new buffers go to the peer as credits.
  *
  * <p>The buffers come from the connection's {@link MemoryLease}: the base always, growth only as
  * far as the JVM-wide budget allows ({@link DirectBufferPool}); refused, the window stays as it
@@ -51,12 +38,6 @@ final class StreamInput implements WorkCompleter {
 
     private static final System.Logger LOG = System.getLogger(StreamInput.class.getName());
 
-    /**
-     * DATA Sends after a growth the budget refused before the window asks again: a bulk writer
-     * waits for credits every few Sends, and asking (with its log line and event) each time
-     * would flood both while the budget stays spent. 1024 Sends: milliseconds of a bulk stream.
-     */
-    private static final int SENDS_BETWEEN_REFUSED_GROWTHS = 1024;
     /** The longest payload {@link #appendToLastFilled} copies: small writes, not bulk ones. */
     static final int MAX_APPENDED = 8 * 1024;
 
@@ -69,11 +50,8 @@ final class StreamInput implements WorkCompleter {
     private final int bufferSize;
     /** Where the buffers come from; the connection gives them back once it is closed and quiet. */
     private final MemoryLease memory;
-    /** Payload octets of the last DATA Sends, a ring as long as the largest window: how full the peer filled it. */
-    private final int[] recentPayloads;
-    private int recentNext;
-    /** DATA Sends to go before growth may be asked for again, after a refusal. */
-    private int sendsBeforeAskingAgain;
+    /** When the window grows; under the monitor. */
+    private final WindowGrowth growth;
     /** Buffers allocated (and posted, or about to be): the first {@code allocated} of {@link #buffers}. */
     private int allocated;
     /** Buffers the peer has been given credits for: allocated and posted. */
@@ -128,7 +106,7 @@ final class StreamInput implements WorkCompleter {
         this.buffers = new ByteBuffer[maxReceiveBuffers];
         this.data = new ByteBuffer[maxReceiveBuffers];
         this.filled = new int[maxReceiveBuffers];
-        this.recentPayloads = new int[maxReceiveBuffers];
+        this.growth = new WindowGrowth(maxReceiveBuffers, bufferSize - StreamHeader.LENGTH);
         for (int i = 0; i < receiveBuffers; i++) {
             buffers[i] = receiveBuffer(memory.take());
         }
@@ -160,30 +138,9 @@ final class StreamInput implements WorkCompleter {
         return block.slice(0, bufferSize);
     }
 
-    /** Notes a DATA Send's payload; under the monitor. */
-    private void recordPayload(int octets) {
-        recentPayloads[recentNext] = octets;
-        recentNext = (recentNext + 1) % recentPayloads.length;
-        if (sendsBeforeAskingAgain > 0) {
-            sendsBeforeAskingAgain--;
-        }
-    }
-
-    /**
-     * Whether the peer filled the window it has: its last {@link #posted} DATA Sends carried at
-     * least an eighth of what that many buffers hold. Under the monitor.
-     */
-    private boolean peerFilledTheWindow() {
-        long octets = 0;
-        for (int i = 1; i <= posted; i++) {
-            octets += recentPayloads[(recentNext - i + recentPayloads.length) % recentPayloads.length];
-        }
-        return octets >= (long) windowOctets(posted) / 8;
-    }
-
     /** Stream octets that many receive buffers hold: the window as the peer's writer can fill it. */
     private int windowOctets(int buffers) {
-        return buffers * (bufferSize - StreamHeader.LENGTH);
+        return growth.windowOctets(buffers);
     }
 
     @Override
@@ -226,17 +183,17 @@ final class StreamInput implements WorkCompleter {
             // Not once closed: nothing may be read from the buffers then (they go back to the pool).
             if (type == StreamHeader.DATA && !inputShutdown && !closed && length > StreamHeader.LENGTH) {
                 int payload = (int) length - StreamHeader.LENGTH;
-                recordPayload(payload);
+                growth.recordPayload(payload);
                 if (appendToLastFilled(message, payload)) {
                     repost = true;  // its bytes wait in the buffer before it: a credit for the peer now
                 } else {
                     data[index] = message.limit((int) length).position(StreamHeader.LENGTH);
                     filled[(filledHead + filledCount) % filled.length] = index;
                     filledCount++;
-                    if (waited && allocated == posted && allocated < buffers.length && sendsBeforeAskingAgain == 0
-                            && peerFilledTheWindow()) {
+                    int wanted = growth.growTo(waited, allocated, posted);
+                    if (wanted > allocated) {
                         growFrom = allocated;
-                        growTo = Math.min(buffers.length, 2 * allocated);
+                        growTo = wanted;
                         allocated = growTo;
                     }
                 }
@@ -308,7 +265,7 @@ final class StreamInput implements WorkCompleter {
             to = from + granted;
             allocated = to;  // complete() claimed up to wanted; what was not granted is not there
             if (to < wanted) {
-                sendsBeforeAskingAgain = SENDS_BETWEEN_REFUSED_GROWTHS;
+                growth.refused();
             }
         }
         if (to < wanted) {
