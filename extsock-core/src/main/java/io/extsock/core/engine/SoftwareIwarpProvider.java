@@ -253,7 +253,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         long duration = System.nanoTime() - started;
         if (LOG.isLoggable(System.Logger.Level.DEBUG)) {
             LOG.log(System.Logger.Level.DEBUG, "iWARP connection to " + counters.peer() + " connected in IWARP_MODE in "
-                    + duration / 1_000 + " us: " + verbs);
+                    + ReadableDuration.of(duration) + ": " + verbs);
         }
         ExtsockEvents.connected(counters.peer(), counters.local(), agreement, maxFpduSize, duration);
         StatisticsEvents.opened(counters);
