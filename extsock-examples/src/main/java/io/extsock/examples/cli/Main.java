@@ -1,0 +1,27 @@
+package io.extsock.examples.cli;
+
+import io.extsock.examples.rping.RpingCommand;
+import picocli.CommandLine;
+
+/** Entry point of the {@code extsock} command. */
+public final class Main {
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns its exit code. */
+    public static int run(String... args) {
+        CommandLine commandLine = new CommandLine(new ExtsockCommand());
+        RpingCommand.takeBackDashV(commandLine.getSubcommands().get("rping"));
+        commandLine.setCaseInsensitiveEnumValuesAllowed(true);
+        UserErrorHandler errors = new UserErrorHandler();
+        commandLine.setExecutionExceptionHandler(errors);
+        commandLine.setParameterExceptionHandler(errors);
+        commandLine.setExecutionStrategy(new JfrRecording(new CommandLine.RunLast()));  // --jfr FILE
+        return commandLine.execute(args);
+    }
+}

@@ -1,0 +1,64 @@
+package io.extsock.examples.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.IExecutionExceptionHandler;
+import picocli.CommandLine.IParameterExceptionHandler;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+
+/**
+ * Turns a failure into one clear line on standard error and a non-zero exit code: 2 for bad
+ * arguments, 1 for anything else. The stack trace is printed only with {@code --verbose}.
+ */
+public final class UserErrorHandler implements IExecutionExceptionHandler, IParameterExceptionHandler {
+
+    public static final int FAILURE = 1;
+    public static final int BAD_ARGUMENTS = 2;
+
+    @Override
+    public int handleExecutionException(Exception e, CommandLine commandLine, ParseResult parseResult) {
+        PrintWriter err = commandLine.getErr();
+        // Anything but a UserError is unexpected: name its kind, the message alone may be cryptic.
+        String line = e instanceof UserError ? e.getMessage()
+                : e.getClass().getSimpleName() + ": " + UserErrors.message(e);
+        err.println(prefix(commandLine) + line);
+        if (verbose(parseResult)) {
+            e.printStackTrace(err);
+        }
+        err.flush();
+        return FAILURE;
+    }
+
+    @Override
+    public int handleParseException(ParameterException e, String[] args) {
+        CommandLine commandLine = e.getCommandLine();
+        PrintWriter err = commandLine.getErr();
+        err.println(prefix(commandLine) + e.getMessage() + " (see '"
+                + commandLine.getCommandSpec().qualifiedName() + " --help')");
+        if (verbose(commandLine.getParseResult())) {
+            e.printStackTrace(err);
+        }
+        err.flush();
+        return BAD_ARGUMENTS;
+    }
+
+    /** "extsock echo: " for any command under {@code extsock echo}: the name users think of. */
+    public static String prefix(CommandLine commandLine) {
+        CommandLine topic = commandLine;
+        while (topic.getParent() != null && topic.getParent().getParent() != null) {
+            topic = topic.getParent();
+        }
+        String root = topic.getParent() != null ? topic.getParent().getCommandName() + " " : "";
+        return root + topic.getCommandName() + ": ";
+    }
+
+    private static boolean verbose(ParseResult result) {
+        for (ParseResult r = result; r != null; r = r.subcommand()) {
+            if (r.hasMatchedOption("--verbose")) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

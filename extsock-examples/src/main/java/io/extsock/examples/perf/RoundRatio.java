@@ -1,0 +1,38 @@
+package io.extsock.examples.perf;
+
+import io.extsock.examples.cli.Units;
+import java.util.Arrays;
+
+/**
+ * A contender's ratio to its baseline over alternating rounds: the median of the rounds' ratios
+ * (each round's figure over the baseline's in the same round) and, from six rounds, its 95%
+ * interval ({@link MedianInterval}).
+ */
+public record RoundRatio(double median, MedianInterval interval, int rounds) {
+
+    static RoundRatio of(double[] perRound) {
+        double[] sorted = perRound.clone();
+        Arrays.sort(sorted);
+        return new RoundRatio(MedianInterval.median(sorted), MedianInterval.of(perRound), perRound.length);
+    }
+
+    /** "1.02 [0.97, 1.10]", or "1.02 [n<6]" when there are too few rounds for a 95% interval. */
+    public String cell() {
+        return Units.format("%.2f", median) + (interval == null ? " [n<" + MedianInterval.MIN_VALUES + "]"
+                : Units.format(" [%.2f, %.2f]", interval.low(), interval.high()));
+    }
+
+    /** The JSON members; the interval's are null when there are too few rounds. */
+    String json() {
+        return json("");
+    }
+
+    /** As {@link #json()}, each member's name after {@code prefix} (a ratio of one part of a figure). */
+    String json(String prefix) {
+        return Units.format("\"" + prefix + "ratio_to_plain\":%.3f,", median) + (interval == null
+                ? "\"" + prefix + "ratio_ci_low\":null,\"" + prefix + "ratio_ci_high\":null"
+                : Units.format("\"" + prefix + "ratio_ci_low\":%.3f,\"" + prefix + "ratio_ci_high\":%.3f",
+                interval.low(), interval.high()));
+    }
+}
+
