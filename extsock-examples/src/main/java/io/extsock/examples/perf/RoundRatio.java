@@ -10,7 +10,8 @@ import java.util.Arrays;
  */
 public record RoundRatio(double median, MedianInterval interval, int rounds) {
 
-    static RoundRatio of(double[] perRound) {
+    /** The ratio of the rounds' ratios {@code perRound}, each a contender's figure over its baseline's. */
+    public static RoundRatio of(double[] perRound) {
         double[] sorted = perRound.clone();
         Arrays.sort(sorted);
         return new RoundRatio(MedianInterval.median(sorted), MedianInterval.of(perRound), perRound.length);
