@@ -2,7 +2,9 @@ package io.extsock.examples.file;
 
 import io.extsock.examples.cli.ConnectionOptions;
 import io.extsock.examples.cli.Units;
+import io.extsock.examples.cli.UserError;
 import io.extsock.examples.cli.UserErrors;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.Socket;
@@ -26,12 +28,12 @@ final class FileGetCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;
 
-    @Option(names = "--method", paramLabel = "METHOD", defaultValue = "write",
+    @Option(names = "--method", paramLabel = "METHOD",
             description = "stream: over the socket's stream; write: the server RDMA-Writes into our registered "
                     + "buffers, which we write to the file; read: we RDMA-Read the server's file (registered as "
                     + "a file region) into such buffers; transferTo: plain TCP over java.nio "
                     + "channels, the server's FileChannel.transferTo (sendfile) and our channel reads, needs --no-iwarp "
-                    + "on both ends (default: ${DEFAULT-VALUE}).")
+                    + "on both ends (default: write in IWARP_MODE, stream with --no-iwarp).")
     FileMethod method;
 
     @Option(names = {"-o", "--output"}, paramLabel = "PATH",
@@ -54,9 +56,12 @@ final class FileGetCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (method == null) {
+            method = iwarp ? FileMethod.write : FileMethod.stream;
+        }
         if (method.oneSided() && !iwarp) {
-            throw new ParameterException(spec.commandLine(),
-                    "--method " + method + " is one-sided RDMA and needs IWARP_MODE: drop --no-iwarp");
+            throw new ParameterException(spec.commandLine(), "--method " + method
+                    + " is one-sided RDMA and needs IWARP_MODE: drop --no-iwarp, or use --method stream or transferTo");
         }
         if (method.plainTcpOnly() && iwarp) {
             throw new ParameterException(spec.commandLine(), "--method " + method + " is plain TCP over java.nio "
@@ -70,6 +75,11 @@ final class FileGetCommand implements Callable<Integer> {
         FileReceiver.Outcome outcome;
         try (Socket socket = method.plainTcpOnly() ? connection.connectOnChannel() : connection.connect(iwarp)) {
             outcome = receiver.receive(socket, method);
+        } catch (EOFException e) {
+            if (!iwarp && FileReceiver.NO_OFFER.equals(e.getMessage())) {
+                throw new UserError(FileReceiver.NO_OFFER + " (is it in IWARP_MODE? then drop --no-iwarp)", e);
+            }
+            throw UserErrors.during("getting the file from " + connection.peer(), e);
         } catch (IOException e) {
             throw UserErrors.during("getting the file from " + connection.peer(), e);
         }

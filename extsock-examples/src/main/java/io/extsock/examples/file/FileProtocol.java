@@ -3,6 +3,7 @@ package io.extsock.examples.file;
 import io.extsock.verbs.RemoteBuffer;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketException;
 import java.nio.ByteBuffer;
@@ -30,6 +31,8 @@ import java.util.List;
 final class FileProtocol {
 
     static final int MAGIC = 0x58534632;  // "XSF2": XSF1 wrote straight into the client's mapped file
+    /** "MPA " (RFC 5044's request key, "MPA ID Req Frame", begins so): a client that asked for IWARP_MODE. */
+    static final int MPA_REQUEST = 0x4D504120;
     static final byte OK = 1;
     static final byte REFUSED = 0;
     static final byte READY = 'R';
@@ -69,8 +72,12 @@ final class FileProtocol {
         return hash;
     }
 
-    static SocketException unexpected(int tag, String expected) {
-        return new SocketException("the peer sent " + (tag < 0 ? "end of stream" : "message " + tag) + " where "
-                + expected + " belongs: not an extsock file peer, or a different version");
+    /** What the peer sent where {@code expected} belongs: its end of stream, or a message of another protocol. */
+    static IOException unexpected(int tag, String expected) {
+        if (tag < 0) {
+            return new EOFException("the peer closed the connection where " + expected + " belongs");
+        }
+        return new SocketException("the peer sent message " + tag + " where " + expected
+                + " belongs: not an extsock file peer, or a different version");
     }
 }

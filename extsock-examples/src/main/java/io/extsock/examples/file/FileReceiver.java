@@ -38,6 +38,9 @@ public final class FileReceiver {
     private final boolean replace;
     private final ProgressFactory progress;
 
+    /** The end of stream where the server's offer belongs: a server that did not answer the request at all. */
+    public static final String NO_OFFER = "the server closed the connection without answering the request";
+
     /** Makes the progress display for a file of a given name and size. */
     public interface ProgressFactory {
         Progress start(String name, long size);
@@ -64,7 +67,7 @@ public final class FileReceiver {
             throw new UserError("the server refused: " + in.readUTF());
         }
         if (status != FileProtocol.OK) {
-            throw status < 0 ? new EOFException() : FileProtocol.unexpected(status, "the server's offer");
+            throw status < 0 ? new EOFException(NO_OFFER) : FileProtocol.unexpected(status, "the server's offer");
         }
         String name = in.readUTF();
         long size = in.readLong();
@@ -78,6 +81,8 @@ public final class FileReceiver {
             long start = System.nanoTime();
             byte[] received = null;  // the stream method hashes as it receives; the others afterwards
             byte[] expected;
+            long transferNanos;
+            long verifyNanos;
             try {
                 switch (method) {
                     case stream -> {
@@ -92,12 +97,15 @@ public final class FileReceiver {
                     }
                     default -> throw new IllegalArgumentException(method.toString());
                 }
+                long transferred = System.nanoTime();
+                bar.verifying();
+                if (received == null) {
+                    received = Sha256.of(part.path());
+                }
+                verifyNanos = System.nanoTime() - transferred;
+                transferNanos = transferred - start;
             } finally {
                 bar.finish();
-            }
-            long transferred = System.nanoTime();
-            if (received == null) {
-                received = Sha256.of(part.path());
             }
             boolean verified = Arrays.equals(received, expected);
             out.writeByte(verified ? 1 : 0);
@@ -108,8 +116,7 @@ public final class FileReceiver {
             }
             channel.force(true);  // on disk before it has its name
             part.commit();
-            return new Outcome(name, target, method, size, transferred - start, System.nanoTime() - transferred,
-                    received);
+            return new Outcome(name, target, method, size, transferNanos, verifyNanos, received);
         }
     }
 

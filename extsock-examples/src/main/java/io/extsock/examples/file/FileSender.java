@@ -4,6 +4,8 @@ import io.extsock.ExtendedSocket;
 import io.extsock.examples.cli.Background;
 import io.extsock.examples.cli.Completions;
 import io.extsock.examples.cli.Sockets;
+import io.extsock.examples.cli.Units;
+import io.extsock.examples.cli.UserErrors;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
@@ -11,6 +13,7 @@ import io.extsock.verbs.RemoteBuffer;
 import io.extsock.verbs.WriteRequest;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketException;
@@ -52,8 +55,13 @@ public final class FileSender {
     public Outcome serve(Socket socket) throws IOException, InterruptedException {
         DataInputStream in = new DataInputStream(socket.getInputStream());
         DataOutputStream out = new DataOutputStream(socket.getOutputStream());
-        if (in.readInt() != FileProtocol.MAGIC) {
-            throw new java.net.SocketException("the client does not speak extsock's file protocol");
+        int magic = in.readInt();
+        if (magic == FileProtocol.MPA_REQUEST) {
+            throw new SocketException("the client asked for IWARP_MODE (its first bytes are an MPA request), and this"
+                    + " server runs plain TCP: serve without --no-iwarp, or get with --no-iwarp");
+        }
+        if (magic != FileProtocol.MAGIC) {
+            throw new SocketException("the client does not speak extsock's file protocol");
         }
         int methodIndex = in.readUnsignedByte();
         if (methodIndex >= FileMethod.values().length) {
@@ -78,17 +86,40 @@ public final class FileSender {
                 return null;  // the client said why, on its side
             }
             long start = System.nanoTime();
-            byte[] hash = switch (method) {
-                case stream -> sendStream(channel, out);
-                case write -> sendByWrites(((ExtendedSocket) socket).iwarp(), size, in, out);
-                case read -> exposeForReads(((ExtendedSocket) socket).iwarp(), size, in, out);
-                case transferTo -> sendByTransferTo(socket, channel, size, out);
-            };
+            Sent sent = new Sent();
+            byte[] hash;
+            try {
+                hash = switch (method) {
+                    case stream -> sendStream(channel, out, sent);
+                    case write -> sendByWrites(((ExtendedSocket) socket).iwarp(), size, in, out, sent);
+                    case read -> exposeForReads(((ExtendedSocket) socket).iwarp(), size, in, out);
+                    case transferTo -> sendByTransferTo(socket, channel, size, out, sent);
+                };
+            } catch (SocketException | EOFException e) {
+                throw wentAway(method, sent, size, e);
+            }
             long nanos = System.nanoTime() - start;
             int verdict = in.read();
             Sockets.awaitClose(socket);
             return new Outcome(method, size, nanos, hash, verdict == 1);
         }
+    }
+
+    /** How far a transfer got, for the message when the client goes away in the middle of it. */
+    private static final class Sent {
+        long bytes;
+    }
+
+    /**
+     * The client ended the connection during the transfer (stopped, killed, or out of space): said
+     * as that, with how far it got, rather than as a protocol error.
+     */
+    private static SocketException wentAway(FileMethod method, Sent sent, long size, IOException e) {
+        String howFar = method == FileMethod.read ? "during its RDMA Reads"
+                : "after " + Units.bytes(sent.bytes) + " of " + Units.bytes(size) + " (" + sent.bytes + " octets)";
+        SocketException away = new SocketException("the client went away " + howFar + ": " + UserErrors.message(e));
+        away.initCause(e);
+        return away;
     }
 
     private static Outcome refuse(DataOutputStream out, String reason) throws IOException {
@@ -99,13 +130,14 @@ public final class FileSender {
     }
 
     /** Copies through user space: the only method plain TCP has. Hashes what it sends, in one pass. */
-    private static byte[] sendStream(FileChannel channel, DataOutputStream out) throws IOException {
+    private static byte[] sendStream(FileChannel channel, DataOutputStream out, Sent sent) throws IOException {
         MessageDigest digest = Sha256.digest();
         byte[] chunk = new byte[1 << 20];
         ByteBuffer buffer = ByteBuffer.wrap(chunk);
         for (int n; (n = channel.read(buffer.clear())) > 0; ) {
             digest.update(chunk, 0, n);
             out.write(chunk, 0, n);
+            sent.bytes += n;
         }
         byte[] hash = digest.digest();
         out.writeByte(FileProtocol.DONE);
@@ -120,13 +152,13 @@ public final class FileSender {
      * SocketChannel) gets a channel over its stream, which copies through user space. The hash,
      * as for the one-sided methods, is computed beside the transfer.
      */
-    private byte[] sendByTransferTo(Socket socket, FileChannel channel, long size, DataOutputStream out)
+    private byte[] sendByTransferTo(Socket socket, FileChannel channel, long size, DataOutputStream out, Sent sent)
             throws IOException, InterruptedException {
         Future<byte[]> hash = hashMeanwhile();
         WritableByteChannel target = socket.getChannel() != null ? socket.getChannel()
                 : Channels.newChannel(socket.getOutputStream());
-        for (long sent = 0; sent < size; ) {
-            sent += channel.transferTo(sent, size - sent, target);
+        while (sent.bytes < size) {
+            sent.bytes += channel.transferTo(sent.bytes, size - sent.bytes, target);
         }
         return done(out, hash);
     }
@@ -138,7 +170,7 @@ public final class FileSender {
      * CHUNK and its length behind it (a stream message after a Write arrives after its data). A
      * client slot is written again only after the client's FREE for it.
      */
-    private byte[] sendByWrites(IwarpConnection verbs, long size, DataInputStream in, DataOutputStream out)
+    private byte[] sendByWrites(IwarpConnection verbs, long size, DataInputStream in, DataOutputStream out, Sent sent)
             throws IOException, InterruptedException {
         List<RemoteBuffer> slots = FileProtocol.readRegions(in);
         for (RemoteBuffer slot : slots) {
@@ -171,6 +203,7 @@ public final class FileSender {
                     inFlight--;
                 }
                 position += length;
+                sent.bytes = position;
             }
             for (; inFlight > 0; inFlight--) {  // every Write done before the file is deregistered
                 Completions.next(verbs.completions());
