@@ -3,6 +3,7 @@ package io.extsock.examples.cli;
 import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
+import io.extsock.verbs.IwarpSettings;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -121,6 +122,33 @@ public final class ConnectionOptions {
     /** What a server prints once it listens: tests and scripts read the port from it. */
     public String listeningLine(ServerSocket server, boolean iwarp) {
         return Endpoint.listeningOn(server) + ", " + describeMode(iwarp);
+    }
+
+    /**
+     * The mode a connected socket runs in, as negotiated: what both ends agreed on (CRC is on when
+     * either asks, markers flow where the receiver asked for them), not what this end asked for.
+     */
+    public String describeAgreed(Socket socket) throws IOException {
+        String agreed = agreedSettings(socket);
+        return agreed == null ? "plain TCP (passthrough)"
+                : "IWARP_MODE (" + agreed + (spinMicros != null ? ", spin " + spinMicros + " us" : "") + ")";
+    }
+
+    /** As {@link #describeAgreed}, for a socket of any command (a server's accepted connection, say). */
+    public static String agreed(Socket socket) throws IOException {
+        String agreed = agreedSettings(socket);
+        return agreed == null ? "plain TCP (passthrough)" : "IWARP_MODE (" + agreed + ")";
+    }
+
+    /** "CRC on, markers off" as negotiated; null for a socket not in IWARP_MODE. */
+    private static String agreedSettings(Socket socket) throws IOException {
+        if (!(socket instanceof ExtendedSocket extended) || !extended.getOption(IwarpOptions.IWARP_MODE)) {
+            return null;
+        }
+        IwarpSettings settings = extended.iwarp().settings();
+        String markers = settings.markersSent() && settings.markersReceived() ? "both ways"
+                : settings.markersSent() ? "sent" : settings.markersReceived() ? "received" : "off";
+        return "CRC " + (settings.crc() ? "on" : "off") + ", markers " + markers;
     }
 
     public String describeMode(boolean iwarp) {

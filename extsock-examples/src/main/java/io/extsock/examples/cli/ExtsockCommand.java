@@ -21,7 +21,8 @@ import picocli.CommandLine.ScopeType;
 public final class ExtsockCommand {
 
     @Option(names = "--verbose", scope = ScopeType.INHERIT,
-            description = "On failure, print the stack trace after the one-line message.")
+            description = "On failure, print the stack trace after the one-line message; a server prints a line"
+                    + " for each connection as it starts and as it ends.")
     boolean verbose;
 
     @Option(names = "--jfr", paramLabel = "FILE", scope = ScopeType.INHERIT,

@@ -74,7 +74,7 @@ public final class ServerLoop {
     }
 
     /** One whole line, whichever connection's thread prints it. */
-    private static void print(PrintWriter out, String line) {
+    public static void print(PrintWriter out, String line) {
         synchronized (out) {
             out.println(line);
             out.flush();

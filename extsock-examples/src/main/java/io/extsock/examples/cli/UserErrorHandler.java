@@ -53,6 +53,15 @@ public final class UserErrorHandler implements IExecutionExceptionHandler, IPara
         return root + topic.getCommandName() + ": ";
     }
 
+    /** Whether {@code --verbose} was given, on this command or any command above it. */
+    public static boolean verbose(CommandLine commandLine) {
+        CommandLine root = commandLine;
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        return verbose(root.getParseResult());
+    }
+
     private static boolean verbose(ParseResult result) {
         for (ParseResult r = result; r != null; r = r.subcommand()) {
             if (r.hasMatchedOption("--verbose")) {

@@ -4,6 +4,8 @@ import io.extsock.ExtendedServerSocket;
 import io.extsock.examples.cli.ConnectionOptions;
 import io.extsock.examples.cli.ServerLoop;
 import io.extsock.examples.cli.Sockets;
+import io.extsock.examples.cli.Units;
+import io.extsock.examples.cli.UserErrorHandler;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -38,12 +40,19 @@ final class EchoServerCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         out.println("extsock echo server: " + connection.listeningLine(server, iwarp));
         out.flush();
+        boolean verbose = UserErrorHandler.verbose(spec.commandLine());
         loop.run(server, spec.commandLine(), "echoing", socket -> {
             if (iwarp) {
                 Sockets.noDelayForIwarp(socket);  // before the first read switches it
             }
-            StreamEcho.echo(socket);
-            return null;
+            String peer = "connection from " + socket.getRemoteSocketAddress();
+            long start = System.nanoTime();
+            if (verbose) {  // the switch happens here, on the first use: the line says what was agreed
+                ServerLoop.print(out, peer + ": " + ConnectionOptions.agreed(socket));
+            }
+            long echoed = StreamEcho.echo(socket);
+            return verbose ? peer + ": echoed " + Units.bytes(echoed) + " in " + Units.seconds(System.nanoTime() - start)
+                    + ", closed by the client" : null;
         });
         return 0;
     }

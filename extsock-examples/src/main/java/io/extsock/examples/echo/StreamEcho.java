@@ -16,15 +16,18 @@ public final class StreamEcho {
     private StreamEcho() {
     }
 
-    /** Echoes everything a connection sends until it half-closes, then half-closes too. */
-    public static void echo(Socket socket) throws IOException {
+    /** Echoes everything a connection sends until it half-closes, then half-closes too; returns the bytes echoed. */
+    public static long echo(Socket socket) throws IOException {
         InputStream in = socket.getInputStream();
         OutputStream out = socket.getOutputStream();
         byte[] buffer = new byte[64 * 1024];
+        long echoed = 0;
         for (int n; (n = in.read(buffer)) != -1; ) {
             out.write(buffer, 0, n);
+            echoed += n;
         }
         socket.shutdownOutput();
+        return echoed;
     }
 
     /** Accepts one connection and echoes it. */

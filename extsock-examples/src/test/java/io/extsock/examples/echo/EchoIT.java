@@ -36,7 +36,8 @@ class EchoIT {
             Cli client = Cli.run("echo", "client", "--port", "" + server.port(), "--iwarp", "--no-crc", "--markers",
                     "--size", "20000", "--count", "50", "--concurrency", "2");
             assertEquals(0, client.waitFor(), client.transcript());
-            assertTrue(client.out().contains("over IWARP_MODE (CRC off, markers on)"), client.transcript());
+            // the client asked for markers in what it receives; the server asked for none
+            assertTrue(client.out().contains("over IWARP_MODE (CRC off, markers received)"), client.transcript());
             assertResult(client, 2, 100);
             assertEquals(0, server.waitFor(), server.transcript());
             assertEquals("", server.err(), server.transcript());
@@ -55,6 +56,43 @@ class EchoIT {
             assertResult(client, 1, 200);
             assertEquals(0, server.waitFor(), server.transcript());
             assertEquals("", server.err(), server.transcript());
+        }
+    }
+
+    /** The header says what the negotiation agreed on: CRC is on when either end asks for it. */
+    @Test
+    void theHeaderSaysWhatWasAgreedNotWhatWasAsked() throws Exception {
+        try (Cli server = Cli.server("echo", "server", "--port", "0", "--iwarp", "--connections", "1")) {
+            Cli client = Cli.run("echo", "client", "--port", "" + server.port(), "--iwarp", "--no-crc",
+                    "--count", "10");
+            assertEquals(0, client.waitFor(), client.transcript());
+            assertTrue(client.out().contains("over IWARP_MODE (CRC on, markers off)"), client.transcript());
+            assertEquals(0, server.waitFor(), server.transcript());
+        }
+    }
+
+    /** With --verbose the server prints a line as each connection starts (its mode) and as it ends. */
+    @Test
+    void aVerboseServerSaysSomethingPerConnection() throws Exception {
+        try (Cli server = Cli.server("echo", "server", "--port", "0", "--iwarp", "--no-crc", "--verbose",
+                "--connections", "2")) {
+            for (int i = 0; i < 2; i++) {
+                Cli client = Cli.run("echo", "client", "--port", "" + server.port(), "--iwarp", "--count", "10",
+                        "--size", "100");
+                assertEquals(0, client.waitFor(), client.transcript());
+            }
+            assertEquals(0, server.waitFor(), server.transcript());
+            String out = server.out();
+            assertEquals(2, out.lines().filter(line -> line.matches(
+                    "connection from /127\\.0\\.0\\.1:\\d+: IWARP_MODE \\(CRC on, markers off\\)")).count(), server.transcript());
+            assertEquals(2, out.lines().filter(line -> line.matches(
+                    "connection from /127\\.0\\.0\\.1:\\d+: echoed 1000 B in [\\d.]+ s, closed by the client")).count(),
+                    server.transcript());
+        }
+        try (Cli quiet = Cli.server("echo", "server", "--port", "0", "--connections", "1")) {
+            assertEquals(0, Cli.run("echo", "client", "--port", "" + quiet.port(), "--count", "10").waitFor());
+            assertEquals(0, quiet.waitFor(), quiet.transcript());
+            assertEquals(1, quiet.out().lines().count(), "the listening line only, without --verbose\n" + quiet.transcript());
         }
     }
 
