@@ -141,7 +141,7 @@ public final class ConnectionOptions {
     }
 
     /** "CRC on, markers off" as negotiated; null for a socket not in IWARP_MODE. */
-    private static String agreedSettings(Socket socket) throws IOException {
+    public static String agreedSettings(Socket socket) throws IOException {
         if (!(socket instanceof ExtendedSocket extended) || !extended.getOption(IwarpOptions.IWARP_MODE)) {
             return null;
         }

@@ -6,7 +6,6 @@ import io.extsock.examples.file.FileCommand;
 import io.extsock.examples.perf.PerfCommand;
 import io.extsock.examples.rping.RpingCommand;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 

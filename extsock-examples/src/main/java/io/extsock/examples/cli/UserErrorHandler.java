@@ -1,11 +1,14 @@
 package io.extsock.examples.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Turns a failure into one clear line on standard error and a non-zero exit code: 2 for bad
@@ -34,13 +37,30 @@ public final class UserErrorHandler implements IExecutionExceptionHandler, IPara
     public int handleParseException(ParameterException e, String[] args) {
         CommandLine commandLine = e.getCommandLine();
         PrintWriter err = commandLine.getErr();
-        err.println(prefix(commandLine) + e.getMessage() + " (see '"
+        err.println(prefix(commandLine) + e.getMessage() + suggestion(e) + " (see '"
                 + commandLine.getCommandSpec().qualifiedName() + " --help')");
         if (verbose(commandLine.getParseResult())) {
             e.printStackTrace(err);
         }
         err.flush();
         return BAD_ARGUMENTS;
+    }
+
+    /**
+     * " (did you mean --size?)" for a mistyped command or option: the name within two typing
+     * mistakes of it, else picocli's own suggestions (names that share its beginning).
+     */
+    private static String suggestion(ParameterException e) {
+        if (!(e instanceof UnmatchedArgumentException unmatched) || unmatched.getUnmatched().isEmpty()) {
+            return "";
+        }
+        String typed = unmatched.getUnmatched().get(0).split("=", 2)[0];
+        CommandLine command = e.getCommandLine();
+        List<String> names = new ArrayList<>(command.getCommandSpec().optionsMap().keySet());
+        names.addAll(command.getSubcommands().keySet());
+        String nearest = Typos.nearest(typed, names);
+        List<String> suggestions = nearest != null ? List.of(nearest) : unmatched.getSuggestions();
+        return suggestions.isEmpty() ? "" : " (did you mean " + String.join(" or ", suggestions) + "?)";
     }
 
     /** "extsock echo: " for any command under {@code extsock echo}: the name users think of. */

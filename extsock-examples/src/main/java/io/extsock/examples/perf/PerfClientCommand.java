@@ -121,11 +121,16 @@ final class PerfClientCommand implements Callable<Integer> {
 
     @Parameters(index = "0", paramLabel = "TEST",
             description = "send_lat, send_bw, write_lat, write_bw, read_lat, read_bw (IWARP_MODE), tcp_lat, tcp_bw, "
-                    + "tcp_rr (sockets, see --mode; tcp_rr reports the whole round trip, tcp_lat half of it).")
-    PerfTest test;
+                    + "tcp_rr (sockets, see --mode; tcp_rr reports the whole round trip, tcp_lat half of it). "
+                    + "qperf's order, SERVER then TEST, is taken too.")
+    String firstArgument;
 
     @Parameters(index = "1", arity = "0..1", paramLabel = "SERVER",
             description = "The server's host, where perftest takes it (the same as --host; default: localhost).")
+    String secondArgument;
+
+    /** The test and the server host, from the two positional arguments in either order. */
+    PerfTest test;
     String server;
 
     @Mixin
@@ -199,6 +204,7 @@ final class PerfClientCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        readPositionalArguments();
         checkPerftestHabits();
         PerfMode runMode = checkMode();
         List<Integer> sizes = sizes();
@@ -223,12 +229,35 @@ final class PerfClientCommand implements Callable<Integer> {
         }
         PrintWriter out = spec.commandLine().getOut();
         PerfReport report = new PerfReport(out, json, reportGbits, bidirectional);
-        report.header(test, details(runMode));
-        for (PerfParameters run : runs) {
+        // The first run before the header, as perftest connects first: a refused connection is the
+        // only line, and the header says what the negotiation agreed on.
+        PerfClient.FirstRun first = PerfClient.runFirst(connection.endpoint, runs.get(0));
+        report.header(test, details(runMode, first.agreed()));
+        report.row(first.result());
+        for (PerfParameters run : runs.subList(1, runs.size())) {
             report.row(PerfClient.run(connection.endpoint, run));
         }
         report.footer();
         return 0;
+    }
+
+    /** TEST [SERVER] as perftest, or SERVER TEST as qperf: whichever argument names a test is the test. */
+    private void readPositionalArguments() {
+        PerfTest named = PerfTest.named(firstArgument);
+        if (named != null) {
+            test = named;
+            server = secondArgument;
+            return;
+        }
+        PerfTest second = secondArgument != null ? PerfTest.named(secondArgument) : null;
+        if (second != null) {
+            test = second;
+            server = firstArgument;
+            return;
+        }
+        throw new ParameterException(spec.commandLine(), "no test named " + (secondArgument != null
+                ? "'" + firstArgument + "' or '" + secondArgument + "'" : "'" + firstArgument + "'")
+                + ": the test is one of " + PerfTest.names() + " (perf client TEST [SERVER], or qperf's SERVER TEST)");
     }
 
     /** The server as perftest takes it, and perftest's options: each applies, or is refused in one line. */
@@ -336,10 +365,8 @@ final class PerfClientCommand implements Callable<Integer> {
         return Math.min(DEFAULT_ITERATIONS, Math.max(10, DEFAULT_BYTES_PER_SIZE / messageSize));
     }
 
-    private String details(PerfMode runMode) {
-        String socket = runMode.description()
-                + (runMode == PerfMode.iwarp ? ", CRC " + (connection.crc ? "on" : "off") + ", markers "
-                + (connection.markers ? "on" : "off") : "");
+    private String details(PerfMode runMode, String agreed) {
+        String socket = runMode.description() + (agreed != null ? ", " + agreed : "");
         String depth = switch (test) {
             case write_bw -> String.valueOf(txDepth != null ? txDepth : WritePerf.DEPTH);
             case read_bw -> (txDepth != null ? txDepth : ReadPerf.DEPTH) + "\n Outstand reads  : "

@@ -18,6 +18,21 @@ enum PerfTest {
     /** Added last: the ordinal is the wire's code for the test. */
     tcp_rr("TCP Request/Response Test", true, false);
 
+    /** The test of that name (any case), or null if none is. */
+    static PerfTest named(String name) {
+        for (PerfTest test : values()) {
+            if (test.name().equalsIgnoreCase(name)) {
+                return test;
+            }
+        }
+        return null;
+    }
+
+    /** "send_lat, send_bw, ...": every test's name. */
+    static String names() {
+        return java.util.Arrays.stream(values()).map(PerfTest::name).collect(java.util.stream.Collectors.joining(", "));
+    }
+
     private final String title;
     private final boolean latency;
     private final boolean rdma;

@@ -46,7 +46,10 @@ public class CommandLineErrorsIT {
         Cli.run("echo", "client", "--size", "12X").assertUserError(2, "echo", "'12X' is not a size in bytes");
         Cli.run("echo", "client", "--count", "0").assertUserError(2, "echo", "--count must be at least 1");
         Cli.run("echo").assertUserError(2, "echo", "missing subcommand: one of server, client");
-        Cli.run("perf", "client", "ping_pong").assertUserError(2, "perf", "Invalid value for positional parameter");
+        Cli.run("perf", "client", "ping_pong").assertUserError(2, "perf", "no test named 'ping_pong': the test is one of"
+                + " send_lat, send_bw, write_lat, write_bw, read_lat, read_bw, tcp_lat, tcp_bw, tcp_rr");
+        Cli.run("perf", "client", "localhost", "ping_pong").assertUserError(2, "perf",
+                "no test named 'localhost' or 'ping_pong'");
         Cli.run("perf", "client", "send_lat", "--mode", "plain").assertUserError(2, "perf", "IWARP_MODE only");
         Cli.run("perf", "client", "write_bw", "-a", "--size", "64").assertUserError(2, "perf", "drop --size");
         Cli.run("file", "get", "--method", "write", "--no-iwarp").assertUserError(2, "file", "needs IWARP_MODE");
@@ -67,8 +70,12 @@ public class CommandLineErrorsIT {
         String refused = "connection refused: 127.0.0.1:" + port + " (is the server running?)";
         Cli.run("echo", "client", "--host", "127.0.0.1", "--port", "" + port).assertUserError(1, "echo", refused);
         Cli.run("file", "get", "--host", "127.0.0.1", "--port", "" + port).assertUserError(1, "file", refused);
-        Cli.run("perf", "client", "tcp_lat", "--host", "127.0.0.1", "--port", "" + port)
-                .assertUserError(1, "perf", refused);
+        Cli perf = Cli.run("perf", "client", "tcp_lat", "--host", "127.0.0.1", "--port", "" + port);
+        perf.assertUserError(1, "perf", refused);
+        assertEquals("", perf.out(), "the error before any header, as perftest\n" + perf.transcript());
+        Cli echo = Cli.run("echo", "client", "--host", "127.0.0.1", "--port", "" + port);
+        echo.assertUserError(1, "echo", refused);
+        assertEquals("", echo.out(), echo.transcript());
     }
 
     @Test

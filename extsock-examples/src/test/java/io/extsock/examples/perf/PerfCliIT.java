@@ -57,6 +57,8 @@ class PerfCliIT {
             Cli client = Cli.run("perf", "client", "write_bw", host, "-p", port, "-n", "200");
             assertEquals(0, client.waitFor(), client.transcript());
             assertTrue(client.out().contains(" Server          : " + host + ":" + port + "\n"), client.transcript());
+            // what the negotiation agreed on: the server asks for CRC whatever the client's --no-crc would say
+            assertTrue(client.out().matches("(?s).* Socket          : [^\n]*, CRC on, markers off\n.*"), client.transcript());
             assertTrue(bandwidthRow(client, false).matches(), client.transcript());
             assertEquals("", client.err(), client.transcript());
         }
@@ -65,6 +67,10 @@ class PerfCliIT {
         assertEquals(0, same.waitFor(), same.transcript());
         Cli.run("perf", "client", "tcp_lat", "127.0.0.1", "--host", "localhost", "-p", port)
                 .assertUserError(2, "perf", "two servers: 127.0.0.1 and --host localhost: give one");
+        Cli qperfOrder = Cli.run("perf", "client", "127.0.0.1", "tcp_lat", "-p", port, "-n", "100");
+        assertEquals(0, qperfOrder.waitFor(), qperfOrder.transcript());
+        assertTrue(qperfOrder.out().contains(" Server          : 127.0.0.1:" + port + "\n"), qperfOrder.transcript());
+        assertTrue(qperfOrder.out().contains("TCP Latency Test"), qperfOrder.transcript());
         int refused = CommandLineErrorsIT.freePort();
         Cli.run("perf", "client", "tcp_lat", "127.0.0.1", "-p", "" + refused)
                 .assertUserError(1, "perf", "connection refused: 127.0.0.1:" + refused);
