@@ -72,6 +72,11 @@ public final class AlternatingRounds {
             return ratio(figure);
         }
 
+        /** Whether this row is its own baseline (its ratio is 1 by definition). */
+        public boolean isBaseline() {
+            return baseline == null;
+        }
+
         /** The ratio of another figure of the same results, round by round, to the baseline's. */
         public RoundRatio ratio(ToDoubleFunction<R> of) {
             double[] ratios = new double[results.size()];

@@ -240,8 +240,13 @@ final class PerfCompareCommand implements Callable<Integer> {
         }
         if (!json) {
             out.println();
-            out.println("ratio: median of the rounds' ratios to the row named in \"compared with\", with its 95% interval"
-                    + " (from order statistics: see the README); \"n<6\": too few rounds for one.");
+            out.println("ratio: each round's figure named in \"ratio of\" (the total time, in the many-connections"
+                    + " table; MB/sec in the file table) over the same figure of the row named in \"compared with\","
+                    + " in the same round; the median of those per-round ratios, with its 95% interval (from order"
+                    + " statistics); \"n<6\": too few rounds for one. It is not the ratio of the medians shown, which"
+                    + " can differ when the rounds vary.");
+            out.println("so: faster or slower than the row compared with, whichever way its figure goes (lower latency"
+                    + " or time, higher bandwidth is faster), when the whole interval is on one side of 1.");
             out.println("latency (t_typical): lower is better; tcp_lat, send_lat, write_lat are one way (half a"
                     + " ping-pong), tcp_rr and read_lat a whole round trip. Bandwidth: higher is better.");
             out.println("TCP congestion control: " + TcpCongestionControl.name() + " (loopback bandwidth depends on it:"
@@ -310,7 +315,7 @@ final class PerfCompareCommand implements Callable<Integer> {
 
     private void printPerf(PrintWriter out, List<PerfRow> rows) {
         ResultTable table = new ResultTable("test", "socket", "bytes", "lat p50[usec]", "lat p99[usec]",
-                "BW average[MB/sec]", "ratio [95% CI]", "compared with");
+                "BW average[MB/sec]", "ratio of", "ratio [95% CI]", "so", "compared with");
         for (PerfRow perfRow : rows) {
             Contender contender = perfRow.contender();
             Row<PerfResult> row = perfRow.row();
@@ -318,16 +323,19 @@ final class PerfCompareCommand implements Callable<Integer> {
             double p99 = row.median(r -> r.latency().p99()) / 1e3;
             double bandwidth = row.median(PerfResult::bwAverageMBps);
             RoundRatio ratio = row.ratio();
+            boolean latency = contender.test().latency();
+            String verdict = ratio.verdict(!latency, row.isBaseline());
             if (json) {
                 out.println(Units.format("{\"test\":\"%s\",\"mode\":\"%s\",\"socket\":\"%s\",\"bytes\":%d,"
                                 + "\"iterations\":%d,\"bw_MBps\":%.2f,\"lat_us_p50\":%.2f,\"lat_us_p99\":%.2f,%s,"
-                                + "\"compared_with\":\"%s\",%s\"rounds\":%d}", contender.test(), contender.mode(),
-                        contender.socket(), perfRow.run().size(), perfRow.run().iterations(), bandwidth, p50, p99,
-                        ratio.json(), row.comparedWith, depthsJson(perfRow.run()), rounds));
+                                + "\"ratio_of\":\"%s\",\"verdict\":\"%s\",\"compared_with\":\"%s\",%s\"rounds\":%d}",
+                        contender.test(), contender.mode(), contender.socket(), perfRow.run().size(),
+                        perfRow.run().iterations(), bandwidth, p50, p99, ratio.json(), latency ? "lat_p50" : "bw_average",
+                        verdict, row.comparedWith, depthsJson(perfRow.run()), rounds));
             } else {
                 table.add(contender.test().toString(), contender.socket(), String.valueOf(perfRow.run().size()),
                         Units.format("%.2f", p50), Units.format("%.2f", p99), Units.format("%.2f", bandwidth),
-                        ratio.cell(), row.comparedWith);
+                        latency ? "lat p50" : "BW", ratio.cell(), verdict, row.comparedWith);
             }
         }
         if (!json) {
@@ -365,7 +373,7 @@ final class PerfCompareCommand implements Callable<Integer> {
 
     private void printMany(PrintWriter out, List<ManyRow> rows) {
         ResultTable table = new ResultTable("threads", "socket", "setup[ms]", "ratio [95% CI]", "round trips[ms]",
-                "ratio [95% CI]", "total[ms]", "ratio [95% CI]", "compared with");
+                "ratio [95% CI]", "total[ms]", "ratio [95% CI]", "so", "compared with");
         for (ManyRow manyRow : rows) {
             Row<ManyConnections.Result> row = manyRow.row();
             double setup = row.median(r -> r.setupNanos() / 1e6);
@@ -386,7 +394,8 @@ final class PerfCompareCommand implements Callable<Integer> {
             } else {
                 table.add(manyRow.threads().toString(), manyRow.socket(), Units.format("%.1f", setup),
                         setupRatio.cell(), Units.format("%.1f", roundTrips), roundTripsRatio.cell(),
-                        Units.format("%.1f", total), ratio.cell(), row.comparedWith);
+                        Units.format("%.1f", total), ratio.cell(), ratio.verdict(false, row.isBaseline()),
+                        row.comparedWith);
             }
         }
         if (json) {
@@ -426,7 +435,7 @@ final class PerfCompareCommand implements Callable<Integer> {
 
     private void printFiles(PrintWriter out, List<FileRow> rows) {
         ResultTable table = new ResultTable("method", "socket", "bytes", "transfer[s]", "MB/sec", "ratio [95% CI]",
-                "compared with");
+                "so", "compared with");
         for (FileRow fileRow : rows) {
             Row<FileReceiver.Outcome> row = fileRow.row();
             double seconds = row.median(o -> o.transferNanos() / 1e9);
@@ -439,7 +448,8 @@ final class PerfCompareCommand implements Callable<Integer> {
                         fileRow.socket(), fileSize, seconds, rate, ratio.json(), row.comparedWith, rounds));
             } else {
                 table.add(fileRow.method().toString(), fileRow.socket(), String.valueOf(fileSize),
-                        Units.format("%.3f", seconds), Units.format("%.2f", rate), ratio.cell(), row.comparedWith);
+                        Units.format("%.3f", seconds), Units.format("%.2f", rate), ratio.cell(),
+                        ratio.verdict(true, row.isBaseline()), row.comparedWith);
             }
         }
         if (json) {

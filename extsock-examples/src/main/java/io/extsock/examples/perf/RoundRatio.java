@@ -23,6 +23,25 @@ public record RoundRatio(double median, MedianInterval interval, int rounds) {
                 : Units.format(" [%.2f, %.2f]", interval.low(), interval.high()));
     }
 
+    /**
+     * Which way the contender differs from its baseline, whichever way its figure goes: "faster"
+     * or "slower" when the whole 95% interval is on one side of 1 (or, below six rounds, the
+     * median is, marked "n<6"), "no clear difference" when the interval holds 1, "baseline" for
+     * the baseline itself.
+     *
+     * @param higherIsBetter whether a larger figure is better (bandwidth), or a smaller one (a time)
+     */
+    public String verdict(boolean higherIsBetter, boolean isBaseline) {
+        if (isBaseline) {
+            return "baseline";
+        }
+        if (interval != null && interval.low() <= 1 && interval.high() >= 1 || median == 1) {
+            return "no clear difference";
+        }
+        boolean better = higherIsBetter == median > 1;
+        return (better ? "faster" : "slower") + (interval == null ? " (n<" + MedianInterval.MIN_VALUES + ")" : "");
+    }
+
     /** The JSON members; the interval's are null when there are too few rounds. */
     String json() {
         return json("");

@@ -143,8 +143,13 @@ class PerfIT {
                 String line = jsonLine(json, test, mode);
                 assertTrue(line.matches(".*\"bw_MBps\":[\\d.]+,\"lat_us_p50\":[\\d.]+,\"lat_us_p99\":[\\d.]+"
                         + ",\"ratio_to_plain\":[\\d.]+,\"ratio_ci_low\":null,\"ratio_ci_high\":null,.*"), line);
+                assertTrue(line.contains(test.equals("tcp_lat") ? "\"ratio_of\":\"lat_p50\"" : "\"ratio_of\":\"bw_average\""),
+                        line);
                 if (mode.equals("plain")) {
                     assertTrue(line.contains("\"ratio_to_plain\":1.000"), line);
+                    assertTrue(line.contains("\"verdict\":\"baseline\""), line);
+                } else {
+                    assertTrue(line.matches(".*\"verdict\":\"(faster|slower) \\(n<6\\)\".*"), line);
                 }
             }
         }
@@ -156,7 +161,8 @@ class PerfIT {
         Cli table = Cli.run("perf", "compare", "--bw-bytes", "1M", "--rounds", "2", "--iters", "100", "--no-many");
         assertEquals(0, table.waitFor(), table.transcript());
         for (String socket : List.of("java.net.Socket", "ExtendedSocket (passthrough)", "ExtendedSocket (IWARP_MODE)",
-                "IWARP_MODE, RDMA Write", "ratio [95% CI]", "compared with", "1.00 [n<6]",
+                "IWARP_MODE, RDMA Write", "ratio of", "ratio [95% CI]", "compared with", "1.00 [n<6]", "baseline",
+                "It is not the ratio of the medians shown",
                 "TCP congestion control: " + TcpCongestionControl.name())) {
             assertTrue(table.out().contains(socket), table.transcript());
         }
