@@ -65,6 +65,17 @@ public final class DemoCommand implements Callable<Integer> {
     /** The most --size takes: the RDMA steps register direct buffers of that size. */
     private static final long MAX_SIZE = 1L << 30;
 
+    /** What the table shows, in three plain sentences under it. */
+    static final List<String> EXPLANATION = List.of(
+            "Passthrough is an ExtendedSocket left in its default mode: plain TCP on the wire, as java.net.Socket"
+                    + " sends it, so a program can use it in place of java.net.Socket unchanged.",
+            "IWARP_MODE is the same socket switched to a software iWARP protocol (MPA, DDP, RDMAP) over that TCP"
+                    + " connection: the program's stream reads and writes are unchanged, and each side gains registered"
+                    + " memory, RDMA Writes and Reads, and completions.",
+            "The RDMA rows move a registered buffer into and out of the peer's memory with one-sided Writes and Reads"
+                    + " that the peer's program takes no part in, and the file rows move a file by stream, by RDMA Write"
+                    + " and by RDMA Read, each checked byte for byte.");
+
     @Spec
     public CommandSpec spec;
 
@@ -160,6 +171,8 @@ public final class DemoCommand implements Callable<Integer> {
             out.println(echoRatios);
             out.println();
         }
+        EXPLANATION.forEach(out::println);
+        out.println();
         out.println(allVerified ? "all verified" : "VERIFICATION FAILED");
         out.flush();
         return allVerified ? 0 : UserErrorHandler.FAILURE;

@@ -55,7 +55,8 @@ class DemoIT {
                     .orElseThrow(() -> new AssertionError("no row for " + step + "\n" + demo.transcript()));
             assertTrue(VERIFIED_ROW.matcher(row).matches(), row);
         }
-        assertTrue(out.strip().endsWith("all verified"), demo.transcript());
+        assertTrue(out.strip().endsWith(String.join("\n", DemoCommand.EXPLANATION) + "\n\nall verified"),
+                "three sentences under the table say what it shows\n" + demo.transcript());
         assertEquals("", demo.err(), demo.transcript());
     }
 }
