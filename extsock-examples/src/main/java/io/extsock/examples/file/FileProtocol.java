@@ -55,7 +55,7 @@ final class FileProtocol {
     static List<RemoteBuffer> readRegions(DataInputStream in) throws IOException {
         int count = in.readInt();
         if (count < 0 || count > 1 << 20) {
-            throw new SocketException("the peer announced " + count + " regions: not an extsock file peer");
+            throw new Violation("the peer announced " + count + " regions: not an extsock file peer");
         }
         ByteBuffer encoded = ByteBuffer.wrap(in.readNBytes(count * RemoteBuffer.ENCODED_LENGTH));
         List<RemoteBuffer> regions = new ArrayList<>(count);
@@ -72,12 +72,19 @@ final class FileProtocol {
         return hash;
     }
 
+    /** The peer broke the protocol (it is not an extsock file peer): not a peer that went away. */
+    static final class Violation extends SocketException {
+        Violation(String message) {
+            super(message);
+        }
+    }
+
     /** What the peer sent where {@code expected} belongs: its end of stream, or a message of another protocol. */
     static IOException unexpected(int tag, String expected) {
         if (tag < 0) {
             return new EOFException("the peer closed the connection where " + expected + " belongs");
         }
-        return new SocketException("the peer sent message " + tag + " where " + expected
+        return new Violation("the peer sent message " + tag + " where " + expected
                 + " belongs: not an extsock file peer, or a different version");
     }
 }

@@ -95,6 +95,8 @@ public final class FileSender {
                     case read -> exposeForReads(((ExtendedSocket) socket).iwarp(), size, in, out);
                     case transferTo -> sendByTransferTo(socket, channel, size, out, sent);
                 };
+            } catch (FileProtocol.Violation e) {
+                throw e;
             } catch (SocketException | EOFException e) {
                 throw wentAway(method, sent, size, e);
             }
@@ -175,11 +177,11 @@ public final class FileSender {
         List<RemoteBuffer> slots = FileProtocol.readRegions(in);
         for (RemoteBuffer slot : slots) {
             if (slot.length() <= 0 || slot.length() > Integer.MAX_VALUE) {
-                throw new SocketException("the client offered a slot of " + slot.length() + " bytes to write into");
+                throw new FileProtocol.Violation("the client offered a slot of " + slot.length() + " bytes to write into");
             }
         }
         if (slots.isEmpty() && size > 0) {
-            throw new SocketException("the client offered no slots to write into");
+            throw new FileProtocol.Violation("the client offered no slots to write into");
         }
         Future<byte[]> hash = hashMeanwhile();
         try (MemoryRegion source = verbs.registerFile(file, 0, size, EnumSet.noneOf(Access.class))) {
