@@ -5,5 +5,10 @@ module io.extsock.examples {
     // --jfr FILE: a Flight Recorder recording of the run
     requires jdk.jfr;
 
-    opens io.extsock.examples to info.picocli;
+    opens io.extsock.examples.cli to info.picocli;
+    opens io.extsock.examples.demo to info.picocli;
+    opens io.extsock.examples.echo to info.picocli;
+    opens io.extsock.examples.file to info.picocli;
+    opens io.extsock.examples.perf to info.picocli;
+    opens io.extsock.examples.rping to info.picocli;
 }

@@ -69,17 +69,15 @@ public final class AgentOverhead {
                 + " %d alternating rounds, a JVM per run (CPUs: %s), Java %s%n%n", rounds, cpus, Runtime.version());
         System.out.printf("%-22s %-14s %16s %16s %8s  %s%n", "test", "size", "no agent", "agent, tcp rule", "ratio",
                 "(95% interval)");
-        row("latency (round trip)", "64 B", "us", plainLatency, agentLatency);
-        row("bandwidth (stream)", "64 KiB writes", "MB/s", plainBandwidth, agentBandwidth);
+        row("latency (round trip)", "64 B", "us", false, plainLatency, agentLatency);
+        row("bandwidth (stream)", "64 KiB writes", "MB/s", true, plainBandwidth, agentBandwidth);
     }
 
-    private static void row(String test, String size, String unit, double[] plain, double[] agent) {
-        double[] ratios = new double[plain.length];
-        for (int i = 0; i < ratios.length; i++) {
-            ratios[i] = agent[i] / plain[i];
-        }
-        double[] interval = Stats.pairedRatioInterval(plain, agent, 1);
-        System.out.printf("%-22s %-14s %11.1f %-4s %11.1f %-4s %8.3f  [%.3f, %.3f]%n", test, size, Stats.median(plain), unit,
-                Stats.median(agent), unit, Stats.median(ratios), interval[0], interval[1]);
+    private static void row(String test, String size, String unit, boolean higherIsBetter, double[] plain,
+                            double[] agent) {
+        PairedComparison.Result result = new PairedComparison.Result(test, size, unit, higherIsBetter, plain, agent);
+        double[] interval = result.ratioInterval();
+        System.out.printf("%-22s %-14s %11.1f %-4s %11.1f %-4s %8.3f  [%.3f, %.3f]%n", test, size, result.baselineMedian(),
+                unit, result.candidateMedian(), unit, result.ratio(), interval[0], interval[1]);
     }
 }

@@ -17,7 +17,7 @@ import java.nio.ByteBuffer;
  * own thread must never do (it serves every connection). So the second way, and its extra
  * system call per wait, is the least an IWARP_MODE round trip costs over a TCP one in pure Java:
  * this measures that least, in latency and in CPU time, in alternating rounds on the same two
- * threads. ({@link NativeWaitFloor} measures the same below the JDK, through the C library.)
+ * threads. A native wait through the C library costs the same (extsock-bench/FINDINGS.md).
  *
  * <p>Run: {@code java -cp 'extsock-bench/target/extsock-bench.jar:extsock-bench/target/lib/*'
  * io.extsock.bench.NioWaitFloor [--quick]}; pinned to one CPU ({@code taskset -c 0}) for the

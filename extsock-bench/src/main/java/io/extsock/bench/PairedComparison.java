@@ -1,5 +1,7 @@
 package io.extsock.bench;
 
+import io.extsock.examples.perf.MedianInterval;
+import io.extsock.examples.perf.RoundRatio;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,18 +31,27 @@ final class PairedComparison {
             return Stats.median(candidate);
         }
 
-        /** Median over rounds of candidate / baseline. */
-        double ratio() {
-            double[] ratios = new double[baseline.length];
-            for (int i = 0; i < ratios.length; i++) {
-                ratios[i] = candidate[i] / baseline[i];
-            }
-            return Stats.median(ratios);
+        /**
+         * The median over rounds of candidate / baseline with its 95% interval, computed as
+         * {@code perf compare} computes its ratios.
+         */
+        RoundRatio roundRatio() {
+            return RoundRatio.of(ratios(baseline, candidate));
         }
 
-        /** 95% confidence interval of {@link #ratio()}. */
+        /** The median over rounds of candidate / baseline. */
+        double ratio() {
+            return roundRatio().median();
+        }
+
+        /**
+         * The 95% interval of {@link #ratio()}, {low, high}: both NaN below
+         * {@link MedianInterval#MIN_VALUES} rounds, too few for one.
+         */
         double[] ratioInterval() {
-            return Stats.pairedRatioInterval(baseline, candidate, 1);
+            MedianInterval interval = roundRatio().interval();
+            return interval == null ? new double[] {Double.NaN, Double.NaN}
+                    : new double[] {interval.low(), interval.high()};
         }
 
         /**
@@ -51,6 +62,15 @@ final class PairedComparison {
         double baselineSpread() {
             return Arrays.stream(baseline).max().orElse(1) / Arrays.stream(baseline).min().orElse(1);
         }
+    }
+
+    /** Each round's candidate / baseline. */
+    static double[] ratios(double[] baseline, double[] candidate) {
+        double[] ratios = new double[baseline.length];
+        for (int i = 0; i < ratios.length; i++) {
+            ratios[i] = candidate[i] / baseline[i];
+        }
+        return ratios;
     }
 
     private final ConnectedPair baseline;

@@ -3,7 +3,7 @@ package io.extsock.bench;
 import java.util.Arrays;
 
 /**
- * The wait floors' measurement ({@link NioWaitFloor}, {@link NativeWaitFloor}): a ping-pong on
+ * The wait floor's measurement ({@link NioWaitFloor}): a ping-pong on
  * two links in alternating rounds on the same two threads, each round giving its median round
  * trip and the CPU per round trip of every thread.
  */

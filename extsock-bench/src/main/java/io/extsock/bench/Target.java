@@ -18,7 +18,11 @@ record Target(boolean atLeast, double bound) {
         }
     }
 
+    /** Judges {low, high}; an interval of NaN (too few rounds for one) is unclear. */
     Verdict judge(double[] ratioInterval) {
+        if (Double.isNaN(ratioInterval[0]) || Double.isNaN(ratioInterval[1])) {
+            return Verdict.UNCLEAR;
+        }
         boolean lowMeets = meets(ratioInterval[0]);
         boolean highMeets = meets(ratioInterval[1]);
         if (lowMeets && highMeets) {
