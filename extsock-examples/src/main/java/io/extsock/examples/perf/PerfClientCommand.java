@@ -187,7 +187,7 @@ final class PerfClientCommand implements Callable<Integer> {
             description = "send_bw: Receives the receiving end keeps posted, which are the sender's credits (default: up "
                     + "to 128, at most 64 MiB of them; with -b each end posts them; at most 512, the engine's receive "
                     + "queue). On a kernel whose TCP paces by what "
-                    + "is in flight (BBR), this moves the rate: see the README.")
+                    + "is in flight (BBR), this moves the rate: see docs/benchmarks.md.")
     Integer rxDepth;
 
     @Option(names = {"-l", "--post_list"}, paramLabel = "N",

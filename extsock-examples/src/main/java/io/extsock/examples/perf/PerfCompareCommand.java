@@ -99,7 +99,7 @@ final class PerfCompareCommand implements Callable<Integer> {
     @Option(names = {"-r", "--rx-depth"}, paramLabel = "N",
             description = "send_bw rows: Receives the receiving end keeps posted, as perf client's -r (default: up to "
                     + "128, at most 64 MiB of them). On a kernel whose TCP paces by what is in flight (BBR), this "
-                    + "moves the rate: see the README.")
+                    + "moves the rate: see docs/benchmarks.md.")
     Integer rxDepth;
 
     @Option(names = {"-l", "--post_list"}, paramLabel = "N",
@@ -250,7 +250,7 @@ final class PerfCompareCommand implements Callable<Integer> {
             out.println("latency (t_typical): lower is better; tcp_lat, send_lat, write_lat are one way (half a"
                     + " ping-pong), tcp_rr and read_lat a whole round trip. Bandwidth: higher is better.");
             out.println("TCP congestion control: " + TcpCongestionControl.name() + " (loopback bandwidth depends on it:"
-                    + " see the README).");
+                    + " see docs/benchmarks.md).");
         }
         out.flush();
         return 0;

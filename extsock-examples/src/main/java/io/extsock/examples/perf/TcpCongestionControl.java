@@ -9,7 +9,7 @@ import java.nio.file.Path;
  * over loopback it decides much of what plain TCP moves. On a 2-vCPU VM with BBR (which, without
  * the fq qdisc, paces inside TCP with a timer per burst), one core moved 2.8 GB/s where CUBIC
  * and Reno moved 9.3 GB/s on the same sockets, and IWARP_MODE's ratios to plain TCP swung with
- * how much each test kept in flight (see the README's "IWARP_MODE against plain TCP").
+ * how much each test kept in flight (docs/benchmarks.md, "Bandwidth and the kernel's congestion control").
  */
 final class TcpCongestionControl {
 
