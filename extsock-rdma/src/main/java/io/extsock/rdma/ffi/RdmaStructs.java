@@ -20,11 +20,11 @@ import java.util.List;
 /**
  * Every C struct the binding reads or writes, in one place, member by member as its header
  * declares it. The source is rdma-core's {@code libibverbs/verbs.h} and {@code
- * librdmacm/rdma_cma.h} (read at v65.0; these structs belong to the libraries' stable ABI,
- * IBVERBS_1.1 and RDMACM_1.0, and have not moved since), with {@code <poll.h>} and {@code
- * <sys/resource.h>} from the C library, for the LP64 ABIs of Linux. The interop test {@code
- * RdmaStructsIT} compiles a C program against the installed headers and checks every offset and
- * size below against {@code offsetof} and {@code sizeof}.
+ * librdmacm/rdma_cma.h} (read at rdma-core 64.0; these structs are part of the libraries'
+ * public ABI, symbol versions IBVERBS_1.1 and RDMACM_1.0, which rdma-core keeps compatible),
+ * with {@code <poll.h>} and {@code <sys/resource.h>} from the C library, for the LP64 ABIs of
+ * Linux. The interop test {@code RdmaStructsIT} compiles a C program against the installed
+ * headers and checks every offset and size below against {@code offsetof} and {@code sizeof}.
  *
  * <p>Member names are the headers' own, so that a path here is the designator C's {@code
  * offsetof} takes ({@code ops.post_send}, {@code wr.rdma.rkey}); anonymous unions are unnamed
