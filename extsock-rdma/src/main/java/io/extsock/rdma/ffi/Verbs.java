@@ -11,6 +11,8 @@ import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.SymbolLookup;
 import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * libibverbs' exported functions: devices, protection domains, completion channels and queues,
@@ -99,9 +101,49 @@ public final class Verbs {
     /**
      * The devices' names, as {@code ibv_devices} lists them.
      *
+     * @return the names, at least one
      * @throws RdmaUnavailableException if there is none, with the fix
      */
-    public java.util.List<String> deviceNames() throws IOException {
+    public List<String> deviceNames() throws IOException {
+        return withDevices((devices, errnoState) -> {
+            List<String> names = new ArrayList<>();
+            for (MemorySegment device : devices) {
+                names.add(deviceName(device));
+            }
+            return names;
+        });
+    }
+
+    /**
+     * {@code ibv_open_device} of the device named {@code name}.
+     *
+     * @param name the device's name ({@code siw0}, {@code mlx5_0})
+     * @return the {@code struct ibv_context *}
+     * @throws RdmaUnavailableException if there is no such device, with the ones there are
+     */
+    public MemorySegment openDevice(String name) throws IOException {
+        return withDevices((devices, errnoState) -> {
+            List<String> names = new ArrayList<>();
+            for (MemorySegment device : devices) {
+                if (deviceName(device).equals(name)) {
+                    MemorySegment context = (MemorySegment) openDevice.invokeExact(errnoState, device);
+                    return pointerOrFailure("ibv_open_device(" + name + ")", context, errnoState)
+                            .reinterpret(RdmaStructs.IBV_CONTEXT.layout().byteSize());
+                }
+                names.add(deviceName(device));
+            }
+            throw new RdmaUnavailableException("no RDMA device " + name + " on this host; it has " + names);
+        });
+    }
+
+    /** What is done with the device list while it is held. */
+    @FunctionalInterface
+    private interface DeviceListUse<T> {
+        T use(List<MemorySegment> devices, MemorySegment errnoState) throws Throwable;
+    }
+
+    /** Gets the device list, at least one device long, and frees it after {@code use}. */
+    private <T> T withDevices(DeviceListUse<T> use) throws IOException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment count = arena.allocate(C_INT);
             MemorySegment state = NativeCalls.errnoState(arena);
@@ -114,13 +156,12 @@ public final class Verbs {
                 if (n == 0) {
                     throw RdmaErrors.noDevice(0);
                 }
-                MemorySegment devices = list.reinterpret(C_POINTER.byteSize() * n);
-                java.util.List<String> names = new java.util.ArrayList<>();
+                MemorySegment array = list.reinterpret(C_POINTER.byteSize() * n);
+                List<MemorySegment> devices = new ArrayList<>();
                 for (int i = 0; i < n; i++) {
-                    MemorySegment device = devices.getAtIndex(C_POINTER, i);
-                    names.add(NativeCalls.string((MemorySegment) getDeviceName.invokeExact(device)));
+                    devices.add(array.getAtIndex(C_POINTER, i));
                 }
-                return names;
+                return use.use(devices, state);
             } finally {
                 freeDeviceList.invokeExact(list);
             }
@@ -131,38 +172,8 @@ public final class Verbs {
         }
     }
 
-    /** {@code ibv_open_device} of the device named {@code name}. @return the {@code struct ibv_context *} */
-    public MemorySegment openDevice(String name) throws IOException {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment count = arena.allocate(C_INT);
-            MemorySegment state = NativeCalls.errnoState(arena);
-            MemorySegment list = (MemorySegment) getDeviceList.invokeExact(state, count);
-            if (list.equals(MemorySegment.NULL)) {
-                throw RdmaErrors.noDevice(NativeCalls.errno(state));
-            }
-            try {
-                int n = count.get(C_INT, 0);
-                MemorySegment devices = list.reinterpret(C_POINTER.byteSize() * n);
-                java.util.List<String> names = new java.util.ArrayList<>();
-                for (int i = 0; i < n; i++) {
-                    MemorySegment device = devices.getAtIndex(C_POINTER, i);
-                    String deviceName = NativeCalls.string((MemorySegment) getDeviceName.invokeExact(device));
-                    if (deviceName.equals(name)) {
-                        MemorySegment context = (MemorySegment) openDevice.invokeExact(state, device);
-                        return pointerOrFailure("ibv_open_device(" + name + ")", context, state);
-                    }
-                    names.add(deviceName);
-                }
-                throw n == 0 ? RdmaErrors.noDevice(0)
-                        : new RdmaUnavailableException("no RDMA device " + name + " on this host; it has " + names);
-            } finally {
-                freeDeviceList.invokeExact(list);
-            }
-        } catch (IOException | RuntimeException | Error e) {
-            throw e;
-        } catch (Throwable thrown) {
-            throw rethrow(thrown);
-        }
+    private String deviceName(MemorySegment device) throws Throwable {
+        return NativeCalls.string((MemorySegment) getDeviceName.invokeExact(device));
     }
 
     /** {@code ibv_close_device}. */

@@ -57,6 +57,8 @@ public final class CompletionQueue implements AutoCloseable {
 
     /**
      * Arms the queue: its next completion (or next solicited one) raises an event on the channel.
+     * Poll once more after arming: a completion that arrived between the last poll and the arm
+     * raises no event.
      *
      * @param solicitedOnly true to be woken only by completions the peer marked solicited
      */
