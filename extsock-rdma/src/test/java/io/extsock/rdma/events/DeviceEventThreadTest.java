@@ -117,12 +117,16 @@ class DeviceEventThreadTest {
             events.unwatch(watch);
             unwatched.complete(null);
         });
-        // The caller parks in unwatch, or (were unwatch not to wait) ends.
-        while (caller.getState() != Thread.State.WAITING && caller.getState() != Thread.State.TERMINATED) {
-            Thread.onSpinWait();
+        try {
+            // The caller parks in unwatch, or (were unwatch not to wait) ends.
+            while (caller.getState() != Thread.State.WAITING && caller.getState() != Thread.State.TERMINATED) {
+                Thread.onSpinWait();
+            }
+            assertFalse(unwatched.isDone(), "unwatch returned while the handler was still running");
+        } finally {
+            // Whatever the verdict, the handler ends, so that closing the thread does not wait forever.
+            release.countDown();
         }
-        assertFalse(unwatched.isDone(), "unwatch returned while the handler was still running");
-        release.countDown();
         unwatched.join();
         assertEquals(1, cq.taken());
         cq.destroy();
@@ -170,6 +174,18 @@ class DeviceEventThreadTest {
         assertEquals("next", recording.events().take());
         assertEquals(1, cm.taken());
         assertTrue(seen.isEmpty());
+    }
+
+    @Test
+    void aHandlerMayWatchANewSourceAsAListenerWatchesAnAcceptedConnection() throws Exception {
+        FakeEventChannel listener = channel("listener");
+        FakeEventChannel accepted = channel("accepted");
+        Recording connection = new Recording();
+        events.watch(listener, onEvent(event -> events.watch(accepted, connection)));
+        listener.post("CONNECT_REQUEST");
+        accepted.post("ESTABLISHED");
+        assertEquals("ESTABLISHED", connection.events().take());
+        assertSame(events.thread(), connection.threads().take());
     }
 
     @Test
