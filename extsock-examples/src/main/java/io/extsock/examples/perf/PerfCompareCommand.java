@@ -380,8 +380,8 @@ final class PerfCompareCommand implements Callable<Integer> {
             double roundTrips = row.median(r -> r.roundTripNanos() / 1e6);
             double total = row.median(r -> r.totalNanos() / 1e6);
             RoundRatio ratio = row.ratio();
-            // Each phase's own ratio too: issue 13 holds the round trips to plain TCP's, and
-            // measures setup (negotiation, buffers) on its own.
+            // Each phase's own ratio too: the round trips are held to plain TCP's apart from
+            // the setup (negotiation, buffers), which is measured on its own.
             RoundRatio setupRatio = row.ratio(r -> r.setupNanos());
             RoundRatio roundTripsRatio = row.ratio(r -> r.roundTripNanos());
             if (json) {
