@@ -32,7 +32,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The far end of {@link TwoProcessVerbsIT}, in its own JVM: an ExtendedServerSocket in
+ * The far end of {@link TwoProcessVerbs}, in its own JVM: an ExtendedServerSocket in
  * IWARP_MODE on the iWARP port, and a plain TCP control connection on a second port through
  * which the test names each scenario ({@code RUN <scenario>}) and the child reports what it saw,
  * one line each:
