@@ -20,9 +20,9 @@ public final class ThreadProbe {
     }
 
     /**
-     * Waits until {@code thread} is parked, waiting or blocked on a monitor with a frame of
-     * {@code method} of a class whose name starts with {@code classPrefix} on its stack: it is
-     * inside that call, and has stopped there to wait.
+     * Waits until {@code thread} is inside {@code method} of a class whose name starts with
+     * {@code classPrefix} and has stopped there to wait: parked, waiting or blocked on a monitor,
+     * or in a selector's select or a socket's poll (where Java calls a thread RUNNABLE).
      *
      * @return the thread's stack then, for a message
      */
@@ -30,8 +30,9 @@ public final class ThreadProbe {
             throws InterruptedException {
         return awaitUntil(thread, () -> "waiting inside " + classPrefix + "'s " + method, stack -> {
             State state = thread.getState();
-            return (state == State.WAITING || state == State.TIMED_WAITING || state == State.BLOCKED)
-                    && inside(stack, classPrefix, method);
+            boolean waiting = state == State.WAITING || state == State.TIMED_WAITING || state == State.BLOCKED
+                    || inside(stack, "sun.nio.ch.SelectorImpl", "select") || inside(stack, "sun.nio.ch.Net", "poll");
+            return waiting && inside(stack, classPrefix, method);
         });
     }
 
