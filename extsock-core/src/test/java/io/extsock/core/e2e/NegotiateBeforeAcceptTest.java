@@ -179,13 +179,21 @@ class NegotiateBeforeAcceptTest {
                 first.get(10, TimeUnit.SECONDS).close();
                 clients.add(connect(server));
                 clients.add(connect(server));  // two negotiated, waiting: the backlog is full
+                Thread[] connecting = new Thread[1];
+                CountDownLatch started = new CountDownLatch(1);
                 CompletableFuture<ExtendedSocket> third = CompletableFuture.supplyAsync(() -> {
+                    connecting[0] = Thread.currentThread();
+                    started.countDown();
                     try {
                         return connect(server);
                     } catch (IOException e) {
                         throw new IllegalStateException(e);
                     }
                 });
+                assertTrue(started.await(10, TimeUnit.SECONDS));
+                // Its switch waits for the MPA Reply, which the server holds back while two wait:
+                // seen waiting first, so that the half second below is spent on the server's side.
+                ThreadProbe.awaitWaitingInside(connecting[0], "io.extsock", "connect");
                 assertThrows(TimeoutException.class, () -> third.get(500, TimeUnit.MILLISECONDS),
                         "no third negotiation while two wait to be accepted");
                 server.accept().close();
