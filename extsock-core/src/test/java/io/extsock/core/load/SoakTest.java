@@ -16,10 +16,9 @@ import org.junit.jupiter.api.Timeout;
  * The stress tier and the long runs only ({@code -Dextsock.tier=stress}, {@code
  * -Dextsock.long=true}): IWARP_MODE connections echoing without pause for {@code
  * extsock.soak.minutes} (3 in the stress tier, 10 in the long run), the JVM sampled every 10 s
- * after a collection.
- * After a warm-up (a minute, or a quarter of a shorter run), the last sample's heap, direct memory, the engine's pool, threads
- * and descriptors are no higher than the first's, give or take a small tolerance: nothing grows
- * with the traffic.
+ * after a collection. After a warm-up (a minute, or a quarter of a shorter run), the last
+ * sample's heap, direct memory, the engine's pool, threads and descriptors are no higher than
+ * the first's, give or take a small tolerance: nothing grows with the traffic.
  *
  * <pre>
  * mvn -B -o -pl extsock-core -am test -Dtest=SoakTest -Dsurefire.failIfNoSpecifiedTests=false \
