@@ -28,12 +28,18 @@ public final class ThreadProbe {
      */
     public static StackTraceElement[] awaitWaitingInside(Thread thread, String classPrefix, String method)
             throws InterruptedException {
-        return awaitUntil(thread, () -> "waiting inside " + classPrefix + "'s " + method, stack -> {
-            State state = thread.getState();
-            boolean waiting = state == State.WAITING || state == State.TIMED_WAITING || state == State.BLOCKED
-                    || inside(stack, "sun.nio.ch.SelectorImpl", "select") || inside(stack, "sun.nio.ch.Net", "poll");
-            return waiting && inside(stack, classPrefix, method);
-        });
+        return awaitUntil(thread, () -> "waiting inside " + classPrefix + "'s " + method,
+                stack -> isWaiting(thread, stack) && inside(stack, classPrefix, method));
+    }
+
+    /**
+     * Whether {@code thread}, whose stack is {@code stack}, has stopped to wait: parked, waiting
+     * or blocked on a monitor, or in a selector's select or a socket's poll.
+     */
+    public static boolean isWaiting(Thread thread, StackTraceElement[] stack) {
+        State state = thread.getState();
+        return state == State.WAITING || state == State.TIMED_WAITING || state == State.BLOCKED
+                || inside(stack, "sun.nio.ch.SelectorImpl", "select") || inside(stack, "sun.nio.ch.Net", "poll");
     }
 
     /** Waits until a frame of {@code thread}'s stack is {@code method} of a class whose name starts with {@code classPrefix}. */
