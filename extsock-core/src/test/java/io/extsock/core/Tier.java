@@ -6,26 +6,28 @@ import java.util.Locale;
  * How large a run the scaling tests make: the default suite's quick sizes, the stress tier CI
  * runs after the default suites ({@code -Dextsock.tier=stress}, or {@code mvn verify -Pstress},
  * which also runs only the tests tagged {@code stress}), or the long runs
- * ({@code -Dextsock.tier=long}, or {@code -Dextsock.long=true}). A test asks
+ * ({@code -Dextsock.long=true}, the switch every module's long runs share). A test asks
  * {@code Tier.current().pick(defaultSize, stressSize, longSize)}, and reports what it did with
  * {@link #figures}, one line that CI gathers into its log.
  */
 public enum Tier {
     DEFAULT, STRESS, LONG;
 
-    /** The tier of this run; an unknown {@code extsock.tier} fails, naming the value and the choices. */
+    /** The tier of this run; an {@code extsock.tier} other than default or stress fails, naming it. */
     public static Tier current() {
         if (Boolean.getBoolean("extsock.long")) {
             return LONG;
         }
-        String name = System.getProperty("extsock.tier", "").trim();
-        if (name.isEmpty()) {
-            return DEFAULT;
-        }
-        try {
-            return valueOf(name.toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("-Dextsock.tier=" + name + ": not a tier (default, stress or long)");
+        String name = System.getProperty("extsock.tier", "").trim().toLowerCase(Locale.ROOT);
+        switch (name) {
+            case "":
+            case "default":
+                return DEFAULT;
+            case "stress":
+                return STRESS;
+            default:
+                throw new IllegalArgumentException("-Dextsock.tier=" + name + ": the tiers are default and stress"
+                        + " (the long runs are -Dextsock.long=true)");
         }
     }
 
