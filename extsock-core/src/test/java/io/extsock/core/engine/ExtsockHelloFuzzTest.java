@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.IwarpNegotiationException;
 import io.extsock.core.fuzz.Fuzz;
-import io.extsock.core.fuzz.Mutator.Field;
 import io.extsock.core.fuzz.Mutator;
+import io.extsock.core.fuzz.Mutator.Field;
 import io.extsock.core.stream.IwarpStream;
 import java.util.Arrays;
 import java.util.SplittableRandom;

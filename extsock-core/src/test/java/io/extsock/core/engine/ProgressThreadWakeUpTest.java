@@ -2,9 +2,9 @@ package io.extsock.core.engine;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.core.ThreadProbe;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import io.extsock.core.ThreadProbe;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

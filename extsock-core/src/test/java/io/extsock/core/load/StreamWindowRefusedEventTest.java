@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.extsock.core.ThreadProbe;
 import io.extsock.core.engine.SoftwareIwarpProvider;
 import io.extsock.core.memory.DirectBufferPool;
 import io.extsock.core.stream.IwarpStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.channels.ServerSocketChannel;
-import io.extsock.core.ThreadProbe;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
