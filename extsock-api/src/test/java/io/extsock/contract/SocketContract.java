@@ -341,8 +341,10 @@ public abstract class SocketContract {
         assertSameAsPlain(kind, (k, t) -> {
             try (SocketPair pair = SocketPair.open(k)) {
                 InputStream in = pair.client.getInputStream();
+                Thread[] readingThread = new Thread[1];
                 CountDownLatch reading = new CountDownLatch(1);
                 CompletableFuture<Object> reader = CompletableFuture.supplyAsync(() -> {
+                    readingThread[0] = Thread.currentThread();
                     reading.countDown();
                     try {
                         return in.read();
@@ -351,7 +353,7 @@ public abstract class SocketContract {
                     }
                 });
                 reading.await();
-                Thread.sleep(200);  // let the reader block in read()
+                ThreadStacks.awaitInside(readingThread[0], "", "read", false);  // in read(), where it blocks
                 pair.client.close();
                 Object outcome = reader.get(10, TimeUnit.SECONDS);
                 assertInstanceOf(SocketException.class, outcome);
@@ -372,8 +374,10 @@ public abstract class SocketContract {
         assertSameAsPlain(kind, (k, t) -> {
             try (SocketPair pair = SocketPair.open(k)) {
                 InputStream in = pair.client.getInputStream();
+                Thread[] readingThread = new Thread[1];
                 CountDownLatch reading = new CountDownLatch(1);
                 CompletableFuture<Object> reader = CompletableFuture.supplyAsync(() -> {
+                    readingThread[0] = Thread.currentThread();
                     reading.countDown();
                     try {
                         return in.read();
@@ -382,7 +386,7 @@ public abstract class SocketContract {
                     }
                 });
                 reading.await();
-                Thread.sleep(200);  // let the reader block in read()
+                ThreadStacks.awaitInside(readingThread[0], "", "read", false);  // in read(), where it blocks
                 pair.client.shutdownInput();
                 t.record("the blocked read returns", () -> reader.get(10, TimeUnit.SECONDS));
                 t.record("read after shutdownInput", in::read);
@@ -557,7 +561,7 @@ public abstract class SocketContract {
                 }, "blocked-writer");
                 writer.start();
                 awaitInside(writer, "write");
-                Thread.sleep(300);  // let the writer fill the window and block
+                awaitArrival(pair.accepted.getInputStream());  // the write is under way: its first bytes reached the peer
                 t.record("the write has returned though the peer does not read", () -> outcome.get() != null);
                 pair.accepted.close();
                 writer.join(TimeUnit.SECONDS.toMillis(20));
@@ -696,6 +700,17 @@ public abstract class SocketContract {
                 return "ok";
             });
         });
+    }
+
+    /** Waits until bytes arrived on {@code in}, at most 10 s. */
+    private static void awaitArrival(InputStream in) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (in.available() == 0) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("nothing arrived in 10 s");
+            }
+            Thread.sleep(1);  // a polling interval
+        }
     }
 
     /** Waits until the thread is inside the socket's output stream {@code method}. */
@@ -963,14 +978,19 @@ public abstract class SocketContract {
                 });
                 t.record("closed after failed bind", busy::isClosed);
             }
+            Thread[] accepting = new Thread[1];
+            CountDownLatch started = new CountDownLatch(1);
             CompletableFuture<Object> acceptor = CompletableFuture.supplyAsync(() -> {
+                accepting[0] = Thread.currentThread();
+                started.countDown();
                 try {
                     return server.accept();
                 } catch (IOException e) {
                     return e;
                 }
             });
-            Thread.sleep(200);
+            started.await();
+            ThreadStacks.awaitInside(accepting[0], "", "accept", false);  // in accept(), where it blocks
             server.close();
             Object outcome = acceptor.get(10, TimeUnit.SECONDS);
             assertInstanceOf(SocketException.class, outcome);

@@ -148,8 +148,10 @@ public abstract class StateMatrixContract {
         Socket socket = pair.client;
         Socket peer = pair.accepted;
         if (state == State.CLOSED_WHILE_READING) {
+            Thread[] readingThread = new Thread[1];
             CountDownLatch reading = new CountDownLatch(1);
             CompletableFuture<Object> reader = CompletableFuture.supplyAsync(() -> {
+                readingThread[0] = Thread.currentThread();
                 reading.countDown();
                 try {
                     return in.read();
@@ -158,7 +160,7 @@ public abstract class StateMatrixContract {
                 }
             });
             reading.await();
-            Thread.sleep(200);  // let the reader block in read()
+            ThreadStacks.awaitInside(readingThread[0], "", "read", false);  // in read(), where it blocks
             socket.close();
             Object outcome = reader.get(10, TimeUnit.SECONDS);
             assertInstanceOf(SocketException.class, outcome);

@@ -73,9 +73,10 @@ public abstract class VirtualThreadContract {
         CompletableFuture<Object> done = new CompletableFuture<>();
         VirtualThreads.start(() -> {
             try (SocketPair pair = SocketPair.open(kind)) {  // connects (and switches) on this virtual thread
+                Thread reading = Thread.currentThread();
                 CompletableFuture.runAsync(() -> {
                     try {
-                        Thread.sleep(50);  // the read below blocks first
+                        ThreadStacks.awaitInside(reading, "", "read", false);  // the read below blocks first
                         pair.accepted.getOutputStream().write(1);
                     } catch (Exception e) {
                         throw new IllegalStateException(e);

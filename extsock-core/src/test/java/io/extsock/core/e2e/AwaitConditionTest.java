@@ -20,6 +20,7 @@ import java.util.EnumSet;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -47,14 +48,20 @@ class AwaitConditionTest {
             MemoryRegion source = client.register(ByteBuffer.allocateDirect(data.length).put(data).flip(), Set.of());
             ByteBuffer landing = target.buffer();
 
+            CountDownLatch checked = new CountDownLatch(1);
             CompletableFuture<Boolean> waited = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return server.await(() -> landing.get(data.length - 1) == 42, 20, TimeUnit.SECONDS);
+                    return server.await(() -> {
+                        boolean landed = landing.get(data.length - 1) == 42;
+                        checked.countDown();
+                        return landed;
+                    }, 20, TimeUnit.SECONDS);
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
             });
-            Thread.sleep(100);  // the waiter is (most likely) inside its wait when the Write comes
+            // The waiter is inside its wait, and found nothing there yet: the Write must wake it.
+            assertTrue(checked.await(20, TimeUnit.SECONDS), "the waiter checked its condition");
             assertFalse(waited.isDone(), "nothing was written yet");
             WorkCompletion written = client.submit(new WriteRequest().gather(source.slice(0, data.length))
                     .target(target.remote(0, data.length))).get(20, TimeUnit.SECONDS);
@@ -93,14 +100,18 @@ class AwaitConditionTest {
     void theConnectionsEndEndsTheWaitWithAnException() throws Exception {
         try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection server = pair.serverVerbs();
+            CountDownLatch checked = new CountDownLatch(1);
             CompletableFuture<Boolean> waited = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return server.await(() -> false, 30, TimeUnit.SECONDS);
+                    return server.await(() -> {
+                        checked.countDown();
+                        return false;
+                    }, 30, TimeUnit.SECONDS);
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
             });
-            Thread.sleep(100);
+            assertTrue(checked.await(20, TimeUnit.SECONDS), "the waiter is inside its wait");
             pair.client().close();
 
             ExecutionException failed = assertThrows(ExecutionException.class, () -> waited.get(20, TimeUnit.SECONDS));
@@ -114,16 +125,20 @@ class AwaitConditionTest {
         try (IwarpSocketPair pair = IwarpSocketPair.openVerbs()) {
             IwarpConnection server = pair.serverVerbs();
             AtomicReference<Throwable> outcome = new AtomicReference<>();
+            CountDownLatch checked = new CountDownLatch(1);
             Thread waiter = new Thread(() -> {
                 try {
-                    server.await(() -> false, 30, TimeUnit.SECONDS);
+                    server.await(() -> {
+                        checked.countDown();
+                        return false;
+                    }, 30, TimeUnit.SECONDS);
                     outcome.set(new AssertionError("the wait returned"));
                 } catch (Throwable e) {
                     outcome.set(e);
                 }
             });
             waiter.start();
-            Thread.sleep(100);
+            assertTrue(checked.await(20, TimeUnit.SECONDS), "the waiter is inside its wait");
             waiter.interrupt();
             waiter.join(20_000);
             assertFalse(waiter.isAlive(), "the interrupt ended the wait");

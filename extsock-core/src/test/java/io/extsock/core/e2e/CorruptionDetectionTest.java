@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.IwarpOptions;
+import io.extsock.core.Tier;
 import io.extsock.testkit.fault.FaultPlan;
 import io.extsock.testkit.fault.FaultReport;
 import io.extsock.testkit.pair.IwarpSocketPair;
@@ -26,6 +27,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -46,10 +48,11 @@ import org.junit.jupiter.params.provider.EnumSource;
  * counts as corruption. The MPA length field (the FPDU's first two octets) is left out: a
  * length made longer waits for octets the sender may never send, a stall TCP itself has too.
  */
+@Tag("stress")
 @Timeout(600)  // per kind; a hang fails its case sooner (every wait in a case is bounded)
 class CorruptionDetectionTest {
 
-    private static final boolean LONG = Boolean.getBoolean("extsock.long");
+    private static final Tier TIER = Tier.current();
     private static final CompletionCause CRC_TERMINATE_RECEIVED = CompletionCause.terminateReceived(2, 0, 0x02);
     private static final CompletionCause CRC_TERMINATE_SENT = CompletionCause.terminateSent(2, 0, 0x02);
     private static final int XOR = 0x80;
@@ -93,8 +96,8 @@ class CorruptionDetectionTest {
                 corruptOnce(kind, distance, cut);
             }
         }
-        System.out.printf("corruption of %s: %d injected, %d answered with the MPA CRC Terminate, %d corrupted octets"
-                + " delivered, %.1f s%n", kind, injected, detected, corruptedOctetsDelivered,
+        TIER.figures("corruption of %s: %d injected, %d answered with the MPA CRC Terminate, %d corrupted octets"
+                + " delivered, %.1f s", kind, injected, detected, corruptedOctetsDelivered,
                 (System.nanoTime() - started) / 1e9);
         failures.forEach(System.out::println);
         assertTrue(failures.isEmpty(), failures.size() + " of " + injected + " corruptions went wrong:\n"
@@ -135,25 +138,29 @@ class CorruptionDetectionTest {
     }
 
     /**
-     * Payload positions to flip: a sample, or in the long run every octet (every 100th of a large
-     * write, so that its case ends within its timeout).
+     * Payload positions to flip: a sample; in the stress tier every 5th octet (every 250th of a
+     * large write); in the long run every octet (every 100th of a large write, so that its case
+     * ends within its timeout).
      */
     private static IntStream payloadSamples(int length) {
-        return LONG ? IntStream.iterate(0, i -> i < length, i -> i + (length > PAYLOAD ? 100 : 1))
-                : IntStream.of(0, 1, 7, 100, 1024, 2047, length / 2, length - 1);
+        if (!TIER.scaledUp()) {
+            return IntStream.of(0, 1, 7, 100, 1024, 2047, length / 2, length - 1);
+        }
+        int step = length > PAYLOAD ? TIER.pick(0, 250, 100) : TIER.pick(0, 5, 1);
+        return IntStream.iterate(0, i -> i < length, i -> i + step);
     }
 
     /**
-     * As TCP delivers, and (for a sample of positions, or all in the long run) re-cut into random
-     * pieces; in the long run also into pieces of one octet (of 1 to 64 for a large write: 100
-     * KB in single octets takes seconds a case).
+     * As TCP delivers, and (for a sample of positions, or all in the stress tier and the long
+     * run) re-cut into random pieces; in the long run also into pieces of one octet (of 1 to 64
+     * for a large write: 100 KB in single octets takes seconds a case).
      */
     private static List<FaultPlan> cuts(Kind kind, int distance) {
         List<FaultPlan> cuts = new ArrayList<>(List.of(FaultPlan.none()));
-        if (LONG || Math.floorMod(distance, 5) == 0) {
+        if (TIER.scaledUp() || Math.floorMod(distance, 5) == 0) {
             cuts.add(FaultPlan.none().segments(1, 65536, distance));
         }
-        if (LONG) {
+        if (TIER == Tier.LONG) {
             cuts.add(FaultPlan.none().segments(1, kind == Kind.LARGE_STREAM ? 64 : 1, 0));
         }
         return cuts;

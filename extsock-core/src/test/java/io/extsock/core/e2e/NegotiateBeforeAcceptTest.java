@@ -10,6 +10,7 @@ import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpNegotiationException.Reason;
 import io.extsock.IwarpOptions;
+import io.extsock.core.ThreadProbe;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -20,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -177,13 +179,21 @@ class NegotiateBeforeAcceptTest {
                 first.get(10, TimeUnit.SECONDS).close();
                 clients.add(connect(server));
                 clients.add(connect(server));  // two negotiated, waiting: the backlog is full
+                Thread[] connecting = new Thread[1];
+                CountDownLatch started = new CountDownLatch(1);
                 CompletableFuture<ExtendedSocket> third = CompletableFuture.supplyAsync(() -> {
+                    connecting[0] = Thread.currentThread();
+                    started.countDown();
                     try {
                         return connect(server);
                     } catch (IOException e) {
                         throw new IllegalStateException(e);
                     }
                 });
+                assertTrue(started.await(10, TimeUnit.SECONDS));
+                // Its switch waits for the MPA Reply, which the server holds back while two wait:
+                // seen waiting first, so that the half second below is spent on the server's side.
+                ThreadProbe.awaitWaitingInside(connecting[0], "io.extsock", "connect");
                 assertThrows(TimeoutException.class, () -> third.get(500, TimeUnit.MILLISECONDS),
                         "no third negotiation while two wait to be accepted");
                 server.accept().close();
@@ -204,8 +214,16 @@ class NegotiateBeforeAcceptTest {
         CompletableFuture<Socket> first = CompletableFuture.supplyAsync(() -> accept(server));
         try (ExtendedSocket client = connect(server)) {
             first.get(10, TimeUnit.SECONDS).close();
-            CompletableFuture<Socket> blocked = CompletableFuture.supplyAsync(() -> accept(server));
-            waitUntilBlocked(blocked);
+            Thread[] accepting = new Thread[1];
+            CountDownLatch started = new CountDownLatch(1);
+            CompletableFuture<Socket> blocked = CompletableFuture.supplyAsync(() -> {
+                accepting[0] = Thread.currentThread();
+                started.countDown();
+                return accept(server);
+            });
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            ThreadProbe.awaitWaitingInside(accepting[0], "io.extsock", "accept");
+            assertFalse(blocked.isDone(), "the second accept waits");
             server.close();
             ExecutionException ended = assertThrows(ExecutionException.class, () -> blocked.get(10, TimeUnit.SECONDS));
             assertTrue(ended.getCause().getCause() instanceof SocketException, String.valueOf(ended.getCause()));
@@ -248,11 +266,6 @@ class NegotiateBeforeAcceptTest {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static void waitUntilBlocked(CompletableFuture<?> future) throws InterruptedException {
-        Thread.sleep(200);  // lets the accept reach its wait; the test holds either way
-        assertFalse(future.isDone(), "the second accept waits");
     }
 
     private static byte[] ascii(String text) {

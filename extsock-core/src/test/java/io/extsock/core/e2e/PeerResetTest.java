@@ -12,12 +12,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpOptions;
+import io.extsock.core.ThreadProbe;
 import io.extsock.testkit.fault.FaultPlan;
 import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.MemoryRegion;
+import io.extsock.verbs.MessageType;
 import io.extsock.verbs.ReadRequest;
 import io.extsock.verbs.ReceiveRequest;
 import io.extsock.verbs.SendRequest;
@@ -30,9 +32,11 @@ import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -168,7 +172,11 @@ class PeerResetTest {
                     EnumSet.of(Access.REMOTE_READ));
             MemoryRegion sink = client.register(ByteBuffer.allocateDirect(64), EnumSet.of(Access.LOCAL_WRITE));
             client.post(new ReadRequest().tag(1).source(exposed.remote()).sink(sink.slice(0, 64)));
-            Thread.sleep(100);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (client.statistics().messagesSent(MessageType.RDMA_READ_REQUEST) == 0) {  // on the wire, held by the relay
+                assertTrue(System.nanoTime() < deadline, "the Read Request never went out");
+                Thread.sleep(1);  // a polling interval
+            }
             pair.relay().resetBoth();
             assertOutstandingEndInErrors(pair, client, 1, false);
         }
@@ -180,11 +188,19 @@ class PeerResetTest {
         // Threads of our own, gone before the leak count (a shared pool's would linger).
         ExecutorService threads = Executors.newFixedThreadPool(2);
         try (IwarpSocketPair pair = throughRelay(FaultPlan.none(), FaultPlan.none(), true).open()) {
-            CompletableFuture<Long> reader = CompletableFuture.supplyAsync(() -> throwsAt(() ->
-                    pair.client().getInputStream().read()), threads);
-            CompletableFuture<Long> writer = CompletableFuture.supplyAsync(() -> throwsAt(() ->
-                    pair.client().getOutputStream().write(new byte[64 * MIB])), threads);  // nobody reads: blocks
-            Thread.sleep(300);
+            BlockingQueue<Thread> callers = new LinkedBlockingQueue<>();
+            CompletableFuture<Long> reader = CompletableFuture.supplyAsync(() -> throwsAt(() -> {
+                callers.add(Thread.currentThread());
+                pair.client().getInputStream().read();
+            }), threads);
+            Thread reading = callers.take();
+            CompletableFuture<Long> writer = CompletableFuture.supplyAsync(() -> throwsAt(() -> {
+                callers.add(Thread.currentThread());
+                pair.client().getOutputStream().write(new byte[64 * MIB]);  // nobody reads: blocks
+            }), threads);
+            Thread writing = callers.take();
+            ThreadProbe.awaitInside(reading, "io.extsock", "read");
+            ThreadProbe.awaitWaitingInside(writing, "io.extsock", "write");  // the window spent, it waits
             assertFalse(reader.isDone() || writer.isDone(), () -> "both calls block before the reset: reader " + reader
                     + ", writer " + writer);
             pair.relay().resetBoth();

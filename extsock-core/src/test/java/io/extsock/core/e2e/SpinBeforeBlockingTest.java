@@ -11,6 +11,7 @@ import io.extsock.IwarpOptions;
 import io.extsock.internal.IwarpOptionValues;
 import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.IwarpStatistics;
+import io.extsock.verbs.MessageType;
 import java.io.DataInputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -39,7 +40,7 @@ class SpinBeforeBlockingTest {
     void aReadThatTimesOutSpunAndFoundNothing() throws Exception {
         try (IwarpSocketPair pair = IwarpSocketPair.open()) {
             echoOnce(pair);
-            Thread.sleep(100);  // whatever the peer still sends after the echo (credits) has come
+            awaitEverySendArrived(pair);  // whatever the peer sends after the echo (credits) has come
             IwarpStatistics before = pair.client().iwarp().statistics();
             pair.client().setSoTimeout(50);
             // A wait spins only while the machine has a CPU to spare: a few tries, should it be busy.
@@ -231,5 +232,14 @@ class SpinBeforeBlockingTest {
         assertEquals(1, pair.accepted().getInputStream().read());
         pair.accepted().getOutputStream().write(2);
         assertEquals(2, pair.client().getInputStream().read());
+    }
+    /** Waits until every Send of the accepted end has arrived at the client. */
+    private static void awaitEverySendArrived(IwarpSocketPair pair) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (pair.accepted().iwarp().statistics().messagesSent(MessageType.SEND)
+                != pair.client().iwarp().statistics().messagesReceived(MessageType.SEND)) {
+            assertTrue(System.nanoTime() < deadline, "Sends still in flight after 20 s");
+            Thread.sleep(1);  // a polling interval
+        }
     }
 }

@@ -12,7 +12,10 @@ import io.extsock.core.fuzz.Mutator.Field;
 import io.extsock.core.stream.IwarpStream;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Fuzzes the stream protocol's announcement, the {@link ExtsockHello} at the start of the
@@ -22,6 +25,8 @@ import org.junit.jupiter.api.Test;
  * IwarpNegotiationException} (MALFORMED): never a hello that makes our writer loop, block for
  * ever or throw.
  */
+@Tag("stress")
+@Timeout(value = 30, unit = TimeUnit.MINUTES)  // per test: a hang fails; the long runs' largest surface takes minutes
 class ExtsockHelloFuzzTest {
 
     private static final Field[] FIELDS = {new Field(4, 2), new Field(6, 4), new Field(4, 1), new Field(6, 1),

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -24,6 +25,11 @@ class LingeringCloseTest {
 
     /** Longer than any test here: a channel closed before it was closed by the peer's end of stream. */
     private static final long NEVER_QUIET = 600_000;
+    /**
+     * The two ends' TCP buffers, set small (the kernel doubles them): what the peer sends after
+     * our close cannot all sit in them, so a peer that got it all out proves we read and dropped it.
+     */
+    private static final int BUFFER = 64 * 1024;
 
     private ProgressThread thread;
     private ServerSocketChannel listener;
@@ -33,8 +39,12 @@ class LingeringCloseTest {
     @BeforeEach
     void connect() throws Exception {
         thread = new ProgressThread("lingering-close-test");
-        listener = ServerSocketChannel.open().bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-        peer = SocketChannel.open(listener.getLocalAddress());
+        listener = ServerSocketChannel.open();
+        listener.setOption(StandardSocketOptions.SO_RCVBUF, BUFFER);  // the accepted end's, before it connects
+        listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        peer = SocketChannel.open();
+        peer.setOption(StandardSocketOptions.SO_SNDBUF, BUFFER);
+        peer.connect(listener.getLocalAddress());
         ours = listener.accept();
         ours.configureBlocking(false);
     }
@@ -56,12 +66,15 @@ class LingeringCloseTest {
             // the last bytes, then our FIN
         }
         assertEquals("last", new String(got.array(), 0, got.position()));
+        // 4 MiB after our close, 16 times what the two ends' buffers hold: the peer's blocking
+        // writes get it all out only because our lingering close reads and drops it, and a
+        // closed socket would have answered the first octets past its buffer with a reset.
         ByteBuffer credits = ByteBuffer.allocate(64 * 1024);
-        for (int i = 0; i < 64; i++) {  // 4 MiB after our close: a closed socket would have reset
+        for (int i = 0; i < 64; i++) {
             peer.write(credits.clear());
         }
-        Thread.sleep(100);  // a reset, had one come, would be here by now
-        peer.write(credits.clear());
+        assertTrue(64L * credits.capacity() > 16L * (peer.getOption(StandardSocketOptions.SO_SNDBUF)
+                + ours.getOption(StandardSocketOptions.SO_RCVBUF)), "more than the buffers hold");
         assertTrue(ours.isOpen(), "lingering while the peer is open");
         peer.close();
         awaitClosed(ours);

@@ -2,6 +2,7 @@ package io.extsock.core.engine;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.core.ThreadProbe;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -27,9 +28,15 @@ class ProgressThreadWakeUpTest {
     void start() throws InterruptedException {
         thread = new ProgressThread("wake-up-test");
         CountDownLatch ran = new CountDownLatch(1);
-        thread.execute(ran::countDown);
+        Thread[] loop = new Thread[1];
+        thread.execute(() -> {
+            loop[0] = Thread.currentThread();
+            ran.countDown();
+        });
         assertTrue(ran.await(NO_HANG_SECONDS, TimeUnit.SECONDS));
-        Thread.sleep(50);  // back in a select without a limit: no timers, nothing handed back
+        // Back in its select, sleeping: no timers, nothing handed back.
+        ThreadProbe.awaitStack(loop[0], "selecting", stack -> ThreadProbe.inside(stack, "sun.nio.ch.SelectorImpl",
+                "select"));
     }
 
     @AfterEach

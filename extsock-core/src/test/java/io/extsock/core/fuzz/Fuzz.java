@@ -1,5 +1,6 @@
 package io.extsock.core.fuzz;
 
+import io.extsock.core.Tier;
 import io.extsock.core.terminate.ProtocolViolationException;
 import java.util.HexFormat;
 import java.util.SplittableRandom;
@@ -15,9 +16,14 @@ import java.util.SplittableRandom;
  * says which), never in anything else. A hang shows as a test that does not end; targets check
  * progress themselves (a call that consumes nothing and reports nothing is a failure).
  *
- * <p>Sizes: {@link #inputs(int)} is the default suite's count; {@code -Dextsock.long=true} runs
- * 100 times as many. {@code -Dextsock.fuzz.seed=N} changes the seed (default fixed, so that the
- * default suite is deterministic).
+ * <p>Sizes: {@link #inputs(int)} is the default suite's count; the stress tier
+ * ({@code -Dextsock.tier=stress}) runs {@value #STRESS_FACTOR} times as many, over a million inputs
+ * across every surface, and the long runs ({@code -Dextsock.long=true}) 100 times as many.
+ * {@code -Dextsock.fuzz.seed=N} changes the seed (default fixed, so that the default suite is
+ * deterministic).
+ *
+ * <p>Every fuzz class carries a class-level {@code @Timeout}: a hang fails the run instead of
+ * stalling it.
  */
 public final class Fuzz {
 
@@ -32,9 +38,12 @@ public final class Fuzz {
         return Long.getLong("extsock.fuzz.seed", DEFAULT_SEED);
     }
 
-    /** Inputs for a surface: {@code normal}, or 100 times as many with {@code -Dextsock.long=true}. */
+    /** How many times the default suite's inputs the stress tier runs. */
+    public static final int STRESS_FACTOR = 4;
+
+    /** Inputs for a surface: {@code normal} in the default suite, more in the stress tier and the long runs. */
     public static int inputs(int normal) {
-        return Boolean.getBoolean("extsock.long") ? normal * 100 : normal;
+        return Tier.current().pick(normal, normal * STRESS_FACTOR, normal * 100);
     }
 
     /** Makes one input from its random source. */
@@ -83,8 +92,8 @@ public final class Fuzz {
                 stats.rejected++;
             }
         }
-        System.out.printf("fuzz %s in %.1f s, %.1f s of CPU (seed %d)%n", stats, (System.nanoTime() - started) / 1e9,
-                (cpuTime() - cpuStarted) / 1e9, seed());
+        Tier.current().figures("fuzz %s in %.1f s, %.1f s of CPU (seed %d)", stats,
+                (System.nanoTime() - started) / 1e9, (cpuTime() - cpuStarted) / 1e9, seed());
         return stats;
     }
 

@@ -9,9 +9,12 @@ import io.extsock.core.terminate.ProtocolViolationException;
 import io.extsock.core.terminate.TerminateCause;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The fuzz driver itself: it passes typed rejections, and fails on anything else with what reproduces it. */
+@Timeout(value = 30, unit = TimeUnit.MINUTES)  // per test: a hang fails; the long runs' largest surface takes minutes
 class FuzzDriverTest {
 
     @Test

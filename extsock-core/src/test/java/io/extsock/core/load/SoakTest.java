@@ -4,27 +4,32 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.extsock.core.Tier;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Long run only ({@code -Dextsock.long=true}): IWARP_MODE connections echoing without pause for
- * {@code extsock.soak.minutes} (10 by default), the JVM sampled every 10 s after a collection.
- * After a minute's warm-up, the last sample's heap, direct memory, the engine's pool, threads
- * and descriptors are no higher than the first's, give or take a small tolerance: nothing grows
- * with the traffic.
+ * The stress tier and the long runs only ({@code -Dextsock.tier=stress}, {@code
+ * -Dextsock.long=true}): IWARP_MODE connections echoing without pause for {@code
+ * extsock.soak.minutes} (3 in the stress tier, 10 in the long run), the JVM sampled every 10 s
+ * after a collection. After a warm-up (a minute, or a quarter of a shorter run), the last
+ * sample's heap, direct memory, the engine's pool, threads and descriptors are no higher than
+ * the first's, give or take a small tolerance: nothing grows with the traffic.
  *
  * <pre>
  * mvn -B -o -pl extsock-core -am test -Dtest=SoakTest -Dsurefire.failIfNoSpecifiedTests=false \
- *     -Dextsock.long=true [-Dextsock.soak.minutes=10] [-Dextsock.soak.connections=64]
+ *     -Dextsock.tier=stress [-Dextsock.soak.minutes=3] [-Dextsock.soak.connections=64]
  * </pre>
  */
+@Tag("stress")
 class SoakTest {
 
-    private static final long MINUTES = Long.getLong("extsock.soak.minutes", 10);
+    private static final Tier TIER = Tier.current();
+    private static final long MINUTES = Long.getLong("extsock.soak.minutes", TIER.pick(0, 3, 10));
     private static final int CONNECTIONS = Integer.getInteger("extsock.soak.connections", 64);
     private static final int CLIENT_THREADS = 8;
     private static final int MESSAGE = 4096;
@@ -39,7 +44,7 @@ class SoakTest {
     @Test
     @Timeout(value = 6, unit = TimeUnit.HOURS)  // the run's own length rules; this only stops a hang
     void resourcesStayFlatUnderSteadyEcho() throws Exception {
-        assumeTrue(Boolean.getBoolean("extsock.long"), "a long run: -Dextsock.long=true");
+        assumeTrue(TIER.scaledUp(), "the stress tier or a long run: -Dextsock.tier=stress or -Dextsock.long=true");
         try (ThreadPerConnectionEchoServer server = new ThreadPerConnectionEchoServer(10_000, CONNECTIONS + 10);
              EchoClients clients = EchoClients.open(server.address(), CONNECTIONS)) {
             ResourceSample opened = ResourceSample.takeAfterGc();
@@ -66,9 +71,12 @@ class SoakTest {
             assertTrue(samples.size() >= 2, "too short a run to compare: " + samples.size() + " samples");
             ResourceSample first = samples.get(0);
             ResourceSample last = samples.get(samples.size() - 1);
-            System.out.printf("soak: %d connections, %d echoes of %d octets in %d min, 0 errors; after warm-up"
-                    + " first %s%n      last  %s%n", CONNECTIONS, clients.echoes(), MESSAGE, MINUTES,
-                    first.row(""), last.row(""));
+            TIER.figures("soak: %d connections, %d echoes of %d octets in %d min, 0 errors; after warm-up, first"
+                    + " and last sample: heap %d and %d MiB, direct %d and %d KiB, pool %d and %d KiB, threads %d and %d,"
+                    + " descriptors %d and %d", CONNECTIONS, clients.echoes(), MESSAGE, MINUTES,
+                    first.heapBytes() >> 20, last.heapBytes() >> 20, first.directBytes() >> 10,
+                    last.directBytes() >> 10, first.poolInUseBytes() >> 10, last.poolInUseBytes() >> 10,
+                    first.threads(), last.threads(), first.descriptors(), last.descriptors());
             assertTrue(last.heapBytes() <= first.heapBytes() + HEAP_TOLERANCE, "heap grew");
             assertTrue(last.directBytes() <= first.directBytes() + DIRECT_TOLERANCE, "direct memory grew");
             assertTrue(last.poolInUseBytes() <= first.poolInUseBytes() + DIRECT_TOLERANCE, "the pool grew");

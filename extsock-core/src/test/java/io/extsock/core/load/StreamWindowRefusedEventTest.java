@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import io.extsock.core.ThreadProbe;
 import io.extsock.core.engine.SoftwareIwarpProvider;
 import io.extsock.core.memory.DirectBufferPool;
 import io.extsock.core.stream.IwarpStream;
@@ -55,14 +56,20 @@ class StreamWindowRefusedEventTest {
                 InetSocketAddress local = (InetSocketAddress) pair.initiatorChannel().getLocalAddress();
                 writer = local.getAddress().getHostAddress() + ":" + local.getPort();
                 IwarpStream out = (IwarpStream) pair.initiator().stream();
+                Thread[] writingThread = new Thread[1];
                 CompletableFuture<Void> writing = CompletableFuture.runAsync(() -> {
+                    writingThread[0] = Thread.currentThread();
                     try {
                         out.write(sent, 0, sent.length);
                     } catch (java.io.IOException e) {
                         throw new RuntimeException(e);
                     }
                 });
-                Thread.sleep(200);  // nobody reads yet: the writer spends its credits and waits
+                while (writingThread[0] == null) {
+                    Thread.onSpinWait();
+                }
+                // Nobody reads yet: the writer spends its credits and waits inside its write.
+                ThreadProbe.awaitWaitingInside(writingThread[0], "io.extsock", "write");
                 byte[] received = new byte[sent.length];
                 pair.readFromResponder(received, received.length);
                 writing.get(30, TimeUnit.SECONDS);

@@ -10,7 +10,10 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Fuzzes the FPDU deframer (RFC 5044 sections 4 to 6) with markers and CRC each on and off:
@@ -20,6 +23,8 @@ import org.junit.jupiter.api.Test;
  * input (a wrong ULPDU length shows as one of them), and every call must make progress: consume
  * input, or say it needs more.
  */
+@Tag("stress")
+@Timeout(value = 30, unit = TimeUnit.MINUTES)  // per test: a hang fails; the long runs' largest surface takes minutes
 class FpduDeframerFuzzTest {
 
     @Test

@@ -14,7 +14,10 @@ import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Fuzzes connection setup, RFC 5044 section 7.1 and RFC 6581: mutants of valid Requests and
@@ -26,6 +29,8 @@ import org.junit.jupiter.api.Test;
  * its Terminate may end an input; the parser must consume exactly the frame, and our own Reply
  * must parse again.
  */
+@Tag("stress")
+@Timeout(value = 30, unit = TimeUnit.MINUTES)  // per test: a hang fails; the long runs' largest surface takes minutes
 class MpaSetupFuzzTest {
 
     private static final Field[] FIELDS = {

@@ -13,15 +13,20 @@ import java.util.EnumSet;
 
 /**
  * The peer {@link PeerKilledIT} kills: an IWARP_MODE server (streams on) that accepts one
- * connection, opens a 4 MiB region to reads and writes, prints {@code PORT <port>} and then
- * {@code REGION <stag> <offset> <length>}, and waits, never reading its stream, until it is
- * killed (or, as a watchdog, two minutes pass).
+ * connection with a small TCP receive buffer ({@link #RECEIVE_BUFFER}, so that a frozen peer's
+ * kernel takes little), opens a 4 MiB region to reads and writes, prints {@code PORT <port>}
+ * and then {@code REGION <stag> <offset> <length>}, and waits, never reading its stream, until
+ * it is killed (or, as a watchdog, two minutes pass).
  */
 public final class DoomedPeerProcess {
+
+    /** The accepted connection's TCP receive buffer, asked for (the kernel doubles it). */
+    public static final int RECEIVE_BUFFER = 64 * 1024;
 
     public static void main(String[] args) throws Exception {
         try (ExtendedServerSocket server = new ExtendedServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             server.setOption(IwarpOptions.IWARP_MODE, true);
+            server.setReceiveBufferSize(RECEIVE_BUFFER);  // before accept: the accepted socket's
             System.out.println("PORT " + server.getLocalPort());
             try (ExtendedSocket accepted = server.accept()) {
                 IwarpConnection verbs = accepted.iwarp();

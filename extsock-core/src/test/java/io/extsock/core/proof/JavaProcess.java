@@ -85,6 +85,45 @@ final class JavaProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the process with SIGSTOP and returns once every one of its threads is stopped (as
+     * {@code /proc} says): from then on it does nothing, while its kernel still carries TCP.
+     */
+    void freeze() throws IOException, InterruptedException {
+        Process stop = new ProcessBuilder("kill", "-STOP", Long.toString(process.pid())).inheritIO().start();
+        if (stop.waitFor() != 0) {
+            throw new IOException("kill -STOP " + process.pid() + " failed");
+        }
+        Path tasks = Path.of("/proc", Long.toString(process.pid()), "task");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!everyThreadStopped(tasks)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("the process's threads did not all stop");
+            }
+            Thread.sleep(1);  // a polling interval: the state is read again
+        }
+    }
+
+    /** Whether every thread under {@code /proc/<pid>/task} is in state T (stopped by a signal). */
+    private static boolean everyThreadStopped(Path tasks) throws IOException {
+        try (java.util.stream.Stream<Path> threads = java.nio.file.Files.list(tasks)) {
+            for (Path thread : (Iterable<Path>) threads::iterator) {
+                String stat;
+                try {
+                    stat = java.nio.file.Files.readString(thread.resolve("stat"));
+                } catch (java.nio.file.NoSuchFileException ended) {
+                    continue;  // a thread that ended meanwhile
+                }
+                // pid (comm) state ...: the command may hold spaces and parentheses, the state follows the last ')'
+                char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                if (state != 'T') {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** Kills the process with SIGKILL, as a crash would: it gets no chance to close anything. */
     void kill() {
         process.destroyForcibly();

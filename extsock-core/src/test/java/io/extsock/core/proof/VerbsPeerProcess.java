@@ -6,6 +6,7 @@ import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
 import io.extsock.verbs.Access;
+import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
 import io.extsock.verbs.IwarpSetup;
@@ -31,12 +32,13 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The far end of {@link TwoProcessVerbsIT}, in its own JVM: an ExtendedServerSocket in
+ * The far end of {@link TwoProcessVerbs}, in its own JVM: an ExtendedServerSocket in
  * IWARP_MODE on the iWARP port, and a plain TCP control connection on a second port through
  * which the test names each scenario ({@code RUN <scenario>}) and the child reports what it saw,
  * one line each:
  * <pre>
- *   C &lt;tag&gt; &lt;opcode&gt; &lt;status&gt; &lt;length&gt; &lt;solicited&gt; &lt;invalidated STag, hex&gt; &lt;detail&gt;   a completion
+ *   C &lt;tag&gt; &lt;opcode&gt; &lt;status&gt; &lt;length&gt; &lt;solicited&gt; &lt;invalidated STag, hex&gt;
+ *     &lt;cause: origin/layer/type/code&gt; &lt;detail&gt;   a completion
  *   DESCRIPTOR &lt;status&gt;   how the Send of its region's descriptor completed
  *   SHA &lt;tag&gt; &lt;hex&gt;        SHA-256 of what a Receive got; "target": of the region the test
  *                          wrote into; "expected": what the test's Send says it must be
@@ -338,8 +340,10 @@ public final class VerbsPeerProcess {
     }
 
     private void report(WorkCompletion c) {
-        say(String.format("C %d %s %s %d %b %08x %s", c.tag(), c.opcode(), c.status(), c.byteLength(), c.solicited(),
-                c.invalidatedStag(), c.detail() == null ? "-" : oneLine(c.detail())));
+        CompletionCause cause = c.cause();
+        say(String.format("C %d %s %s %d %b %08x %s/%d/%d/%d %s", c.tag(), c.opcode(), c.status(), c.byteLength(),
+                c.solicited(), c.invalidatedStag(), cause.origin(), cause.layer(), cause.errorType(), cause.errorCode(),
+                c.detail() == null ? "-" : oneLine(c.detail())));
     }
 
     private void expectCommand(String expected) throws IOException {

@@ -1,7 +1,7 @@
 package io.extsock.core.proof;
 
 /**
- * What {@link TwoProcessVerbsIT} (the test JVM, MPA initiator) and {@link VerbsPeerProcess} (a
+ * What {@link TwoProcessVerbs} (the test JVM, MPA initiator) and {@link VerbsPeerProcess} (a
  * child JVM, MPA responder) do on one IWARP_MODE connection between them. Each scenario has its
  * own connection: the error paths end theirs.
  */

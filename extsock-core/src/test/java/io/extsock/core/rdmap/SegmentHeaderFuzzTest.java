@@ -18,7 +18,10 @@ import io.extsock.core.terminate.TerminateCause;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Fuzzes the DDP and RDMAP headers of received segments (RFC 5041 section 4, RFC 5040 sections
@@ -31,6 +34,8 @@ import org.junit.jupiter.api.Test;
  * and places payloads, directly from the "socket" at random. Only a {@link
  * ProtocolViolationException} naming its Terminate may end an input.
  */
+@Tag("stress")
+@Timeout(value = 30, unit = TimeUnit.MINUTES)  // per test: a hang fails; the long runs' largest surface takes minutes
 class SegmentHeaderFuzzTest {
 
     private static final Field[] FIELDS = {

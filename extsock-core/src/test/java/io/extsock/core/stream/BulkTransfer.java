@@ -2,9 +2,12 @@ package io.extsock.core.stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import io.extsock.core.ThreadProbe;
 import java.security.MessageDigest;
 import java.util.Random;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -29,7 +32,9 @@ final class BulkTransfer {
     static int run(IwarpStream writer, IwarpStream reader, long seed) throws Exception {
         byte[] chunk = new byte[CHUNK];
         AtomicLong written = new AtomicLong();
+        BlockingQueue<Thread> writing = new LinkedBlockingQueue<>();
         CompletableFuture<byte[]> sent = CompletableFuture.supplyAsync(() -> {
+            writing.add(Thread.currentThread());
             try {
                 MessageDigest digest = MessageDigest.getInstance("SHA-256");
                 Random random = new Random(seed);
@@ -44,6 +49,7 @@ final class BulkTransfer {
                 throw new RuntimeException(e);
             }
         });
+        Thread writerThread = writing.take();
         MessageDigest digest = MessageDigest.getInstance("SHA-256");
         byte[] buffer = new byte[64 * 1024];
         long total = (long) WRITES * CHUNK;
@@ -52,7 +58,7 @@ final class BulkTransfer {
         while (received < total) {
             if (reader.receiveWindowBuffers() < IwarpStream.MAX_RECEIVE_BUFFERS && written.get() < total
                     && pauses < MOST_PAUSES) {
-                awaitStalled(written);  // the writer is waiting for credits now
+                awaitWaitingForTheWindow(writerThread, written, total);
                 pauses++;
             }
             int n = reader.read(buffer, 0, (int) Math.min(buffer.length, total - received), 0);
@@ -63,16 +69,13 @@ final class BulkTransfer {
         return pauses;
     }
 
-    /** Returns once the writer's progress has stood still for 50 ms (it waits for the window). */
-    private static void awaitStalled(AtomicLong written) throws InterruptedException {
-        long last = written.get();
-        while (true) {
-            Thread.sleep(50);
-            long now = written.get();
-            if (now == last) {
-                return;
-            }
-            last = now;
-        }
+    /**
+     * Returns once the writer waits inside its write (for credits: the reader reads nothing
+     * meanwhile), or has written everything (the rest fitted in the window).
+     */
+    private static void awaitWaitingForTheWindow(Thread writer, AtomicLong written, long total)
+            throws InterruptedException {
+        ThreadProbe.awaitStack(writer, "waiting in its write", stack -> written.get() == total
+                || ThreadProbe.isWaiting(writer, stack) && ThreadProbe.inside(stack, "io.extsock", "write"));
     }
 }

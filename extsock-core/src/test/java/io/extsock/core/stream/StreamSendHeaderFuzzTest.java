@@ -21,8 +21,11 @@ import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Fuzzes the stream protocol's per-Send header (type, flags, credits returned; {@link
@@ -46,6 +49,8 @@ import org.junit.jupiter.api.Test;
  * IllegalStateException on the receive path: input {@code 0004e09b0200fffd}, one CREDIT message
  * repeated 57499 times).
  */
+@Tag("stress")
+@Timeout(value = 30, unit = TimeUnit.MINUTES)  // per test: a hang fails; the long runs' largest surface takes minutes
 class StreamSendHeaderFuzzTest {
 
     /** Smaller than the real 64 KiB, which would cost a 256 KiB direct allocation per input; messages fit it. */

@@ -391,6 +391,19 @@ public final class EmbeddedPair {
     }
 
     /**
+     * Drops what {@code side} wrote that its peer has not received yet, which must begin at an
+     * FPDU boundary: for a test that injected a conversation the peer never took part in, so
+     * that what the side answered to it goes nowhere and the two ends can talk afresh.
+     */
+    public void discardInFlight(Side side) {
+        side.transmit();
+        if (side.partial != null) {
+            throw new IllegalStateException(side + " is part-way through delivering its octets to " + side.peer);
+        }
+        side.inFlight.clear();
+    }
+
+    /**
      * Frames what {@code side} has to send without delivering it: its requests are on the wire
      * (an RDMA Read is outstanding) and the peer has not seen them yet, nor ever will unless a
      * later {@link #pump} or {@link #carry} of this side delivers them.

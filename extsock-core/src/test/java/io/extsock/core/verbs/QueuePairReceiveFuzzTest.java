@@ -8,8 +8,10 @@ import static io.extsock.core.verbs.RawSegments.WRITE;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.core.Tier;
 import io.extsock.core.fuzz.Fuzz;
 import io.extsock.core.fuzz.Mutator;
+import io.extsock.core.mpa.FpduFramer;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.IwarpConnection;
@@ -18,16 +20,23 @@ import io.extsock.verbs.ReadRequest;
 import io.extsock.verbs.ReceiveRequest;
 import io.extsock.verbs.RegionSlice;
 import io.extsock.verbs.RemoteBuffer;
+import io.extsock.verbs.SendRequest;
 import io.extsock.verbs.WorkCompletion;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Fuzzes a queue pair's receive side through {@link EmbeddedPair}: valid conversations from the
@@ -40,18 +49,29 @@ import org.junit.jupiter.api.Test;
  *   <li>nothing escapes the receive path, and every call consumes octets (no hang);</li>
  *   <li>an ended connection sent a Terminate, or received one; never the local catastrophic
  *       error (RDMAP layer 0, type 0), which means a bug of ours was caught;</li>
- *   <li>once ended, every request of the side completed, exactly once.</li>
+ *   <li>once ended, every request of the side completed, exactly once;</li>
+ *   <li>left up, the connection still carries traffic both ways (a Write from the peer lands,
+ *       a Send to the peer arrives).</li>
  * </ul>
  * The receiving side is set up the same way for every input (deterministic STags, {@link
  * EmbeddedPair}), so an input's octets mean the same each time: a failure's octets and chunk
  * seed become a regression test. Sizes: {@link Fuzz#inputs}.
  */
+@Tag("stress")
+@Timeout(value = 30, unit = TimeUnit.MINUTES)  // per test: a hang fails; the long runs' largest surface takes minutes
 class QueuePairReceiveFuzzTest {
 
     private static final int INPUTS = 100_000;
     private static final byte[][] RECEIVE_SHAPES = {{64}, {40, 24}, {127}};
     private static final int[][] READS = {{0, 64}, {100, 40}};  // sink offset, length
     private static final int REGION = 256;
+    /** What travels each way after an input that left the connection up. */
+    private static final byte[] AFTERWARDS = "still carrying traffic".getBytes(StandardCharsets.US_ASCII);
+    /** The octets of an FPDU's CRC (these terms have CRC on and no markers). */
+    private static final int CRC = 4;
+    /** The DDP control octet's T and L bits (RFC 5041 section 4.2). */
+    private static final int DDP_TAGGED = 0x80;
+    private static final int DDP_LAST = 0x40;
 
     /** The receiving side, ready as for every input: its regions, Receives and outstanding Reads. */
     private static final class Receiver {
@@ -127,6 +147,7 @@ class QueuePairReceiveFuzzTest {
                 for (WorkCompletion done : receiver.completions) {
                     assertEquals(CompletionStatus.SUCCESS, done.status(), "input " + index + ": " + done);
                 }
+                assertStillWorks(receiver, octets);
             }
         }
     }
@@ -134,12 +155,14 @@ class QueuePairReceiveFuzzTest {
     @Test
     @DisplayName("Mutated conversations: no exception, no hang, every end a Terminate (never local catastrophic), every request completed")
     void mutatedConversations() {
-        int[] ended = new int[2];  // by a Terminate sent, by one received
+        int[] ended = new int[4];  // by a Terminate sent, by one received; left up, checked both ways, one way
         Fuzz.Stats stats = Fuzz.run("queue pair receive side", Fuzz.inputs(INPUTS), this::mutatedConversation,
                 (input, random) -> check(input, random, ended));
-        System.out.printf("fuzz %s: %d ended in a Terminate sent, %d in one received%n", stats.surface, ended[0],
-                ended[1]);
+        Tier.current().figures("fuzz %s: %d ended in a Terminate sent, %d in one received; %d left up carried"
+                + " traffic both ways afterwards, %d left a message unfinished and carried a Send out", stats.surface,
+                ended[0], ended[1], ended[2], ended[3]);
         assertTrue(ended[0] > stats.total() / 2, "most mutants break a rule: " + ended[0]);
+        assertTrue(ended[2] > 0, "some mutants leave the connection up, and it is checked");
     }
 
     /**
@@ -156,7 +179,7 @@ class QueuePairReceiveFuzzTest {
         Receiver receiver = feed(input, -4774761173542740515L, 3);
         TerminateAssertions.assertTerminate(receiver.pair.initiator().terminateWritten(), 0x20, 0x02, 0);
         assertEquals(receiver.posted, receiver.completions.size(), "every request completed");
-        check(input, new SplittableRandom(0), new int[2]);
+        check(input, new SplittableRandom(0), new int[4]);
     }
 
     private byte[] mutatedConversation(SplittableRandom random) {
@@ -205,6 +228,7 @@ class QueuePairReceiveFuzzTest {
         Receiver receiver = feed(input, random.nextLong(), 1 + random.nextInt(64));
         EmbeddedPair.Side side = receiver.pair.initiator();
         if (side.isConnected()) {
+            ended[assertStillWorks(receiver, input) ? 2 : 3]++;
             return;
         }
         byte[] terminate = side.terminateWritten();
@@ -223,6 +247,72 @@ class QueuePairReceiveFuzzTest {
             throw new AssertionError(receiver.completions.size() + " of " + receiver.posted
                     + " requests completed after the end: " + failure);
         }
+    }
+
+    /**
+     * Proves a connection the input left up still works: a Send of this side reaches a Receive of
+     * the real peer (its own completion may wait behind this side's outstanding Reads, the send
+     * queue's order, but it is not an error), and, unless the input left a message unfinished
+     * (an FPDU cut short, which the deframer waits to complete, or a tagged message without its
+     * last segment, which the next tagged segment must continue: RFC 5041 section 4.2), an RDMA
+     * Write from the peer into a region registered after the input lands.
+     *
+     * @return whether both ways were checked
+     */
+    private static boolean assertStillWorks(Receiver receiver, byte[] input) throws IOException {
+        EmbeddedPair pair = receiver.pair;
+        boolean receivable = leavesNothingUnfinished(input);
+        if (receivable) {
+            ByteBuffer landing = ByteBuffer.allocate(AFTERWARDS.length);
+            int stag = receiver.verbs.register(landing, EnumSet.of(Access.REMOTE_WRITE, Access.LOCAL_WRITE)).stag();
+            pair.inject(pair.responder(), RawSegments.fpdu(RawSegments.tagged(WRITE, true, stag, 0, AFTERWARDS)));
+            pair.carry(pair.responder());
+            if (!pair.initiator().isConnected()) {
+                throw new AssertionError("a Write after the input ended the connection: " + pair.initiator().failure());
+            }
+            if (!Arrays.equals(AFTERWARDS, landing.array())) {
+                throw new AssertionError("a Write after the input did not land: " + HexFormat.of().formatHex(landing.array()));
+            }
+        }
+        pair.discardInFlight(pair.initiator());  // its answers to the injected conversation, which the peer never had
+        IwarpConnection peer = pair.responder().verbs();
+        ByteBuffer arrivals = ByteBuffer.allocate(AFTERWARDS.length);
+        MemoryRegion inbox = peer.register(arrivals, EnumSet.of(Access.LOCAL_WRITE));
+        CompletableFuture<WorkCompletion> received = peer.submit(
+                new ReceiveRequest().tag(100).scatter(inbox.slice(0, AFTERWARDS.length)));
+        MemoryRegion outbox = receiver.verbs.register(ByteBuffer.wrap(AFTERWARDS.clone()),
+                EnumSet.of(Access.LOCAL_WRITE));
+        CompletableFuture<WorkCompletion> sent = receiver.verbs.submit(
+                new SendRequest().tag(101).gather(outbox.slice(0, AFTERWARDS.length)));
+        pair.carry(pair.initiator());
+        WorkCompletion arrived = received.getNow(null);
+        WorkCompletion left = sent.getNow(null);
+        if (arrived == null || arrived.status() != CompletionStatus.SUCCESS
+                || left != null && left.status() != CompletionStatus.SUCCESS) {
+            throw new AssertionError("a Send after the input: sent " + left + ", received " + arrived + "; "
+                    + pair.initiator().failure() + "; peer " + pair.responder().failure());
+        }
+        if (!Arrays.equals(AFTERWARDS, arrivals.array())) {
+            throw new AssertionError("a Send after the input arrived as " + HexFormat.of().formatHex(arrivals.array()));
+        }
+        return receivable;
+    }
+
+    /**
+     * Whether the FPDU lengths (RFC 5044 section 4) walk exactly to the input's end and its last
+     * tagged segment, if any, ends its message (the DDP L bit).
+     */
+    private static boolean leavesNothingUnfinished(byte[] input) {
+        int at = 0;
+        boolean taggedUnfinished = false;
+        while (at + 2 <= input.length) {
+            int length = (input[at] & 0xFF) << 8 | input[at + 1] & 0xFF;
+            if (length > 0 && at + 2 < input.length && (input[at + 2] & DDP_TAGGED) != 0) {
+                taggedUnfinished = (input[at + 2] & DDP_LAST) == 0;
+            }
+            at += 2 + length + FpduFramer.padLength(length) + CRC;
+        }
+        return at == input.length && !taggedUnfinished;
     }
 
     /** A fresh receiver, the octets put on the wire from its peer and carried across in chunks. */

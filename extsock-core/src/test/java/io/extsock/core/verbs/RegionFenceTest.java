@@ -3,11 +3,13 @@ package io.extsock.core.verbs;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.core.ThreadProbe;
 import io.extsock.verbs.Access;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.EnumSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -41,8 +43,7 @@ class RegionFenceTest {
     void waitsForAReceiveCall() throws Exception {
         RegisteredRegion region = region();
         fence.enterReceive();  // this thread plays the receive side
-        CompletableFuture<Void> closing = CompletableFuture.runAsync(region::close);
-        awaitDeregistered(region);
+        FutureTask<Void> closing = closeAndAwaitTheFence(region);
         assertFalse(closing.isDone(), "close() returned while the receive call was still placing");
         fence.leaveReceive();
         closing.get(30, TimeUnit.SECONDS);
@@ -55,8 +56,7 @@ class RegionFenceTest {
         fence.enterReceive();
         region.placementWindow(0, 8);
         fence.directReadMayFollow();
-        CompletableFuture<Void> closing = CompletableFuture.runAsync(region::close);
-        awaitDeregistered(region);
+        FutureTask<Void> closing = closeAndAwaitTheFence(region);
         assertFalse(closing.isDone(), "close() returned while a direct read into it may still run");
         fence.enterReceive();  // back: the read is over, and the region is seen dead from here on
         closing.get(30, TimeUnit.SECONDS);
@@ -90,18 +90,24 @@ class RegionFenceTest {
     void waitsForAReadResponse() throws Exception {
         RegisteredRegion region = region();
         assertTrue(region.holdForTransmit());
-        CompletableFuture<Void> closing = CompletableFuture.runAsync(region::close);
-        awaitDeregistered(region);
+        FutureTask<Void> closing = closeAndAwaitTheFence(region);
         assertFalse(closing.isDone(), "close() returned while a Read Response from it was on its way");
         region.releaseTransmitHold();
         closing.get(30, TimeUnit.SECONDS);
         assertFalse(region.holdForTransmit(), "no Read Response starts from a deregistered region");
     }
 
-    private static void awaitDeregistered(RegisteredRegion region) throws InterruptedException {
-        while (!region.isDeregistered()) {
-            Thread.sleep(1);
-        }
-        Thread.sleep(20);  // let close() reach its wait: were it not to wait, it would be done by now
+    /**
+     * Closes the region on a thread of its own and returns once that thread waits in the fence
+     * (without a connection, the fence waits by yielding): deregistered, and held there.
+     */
+    private static FutureTask<Void> closeAndAwaitTheFence(RegisteredRegion region) throws InterruptedException {
+        FutureTask<Void> closing = new FutureTask<>(region::close, null);
+        Thread closer = new Thread(closing, "closing a region");
+        closer.start();
+        ThreadProbe.awaitStack(closer, "waiting in the fence", stack -> ThreadProbe.inside(stack,
+                RegionFence.class.getName(), "awaitUnused") && ThreadProbe.inside(stack, "java.lang.Thread", "yield"));
+        assertTrue(region.isDeregistered(), "deregistered before it waits");
+        return closing;
     }
 }

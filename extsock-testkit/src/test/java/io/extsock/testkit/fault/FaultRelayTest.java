@@ -65,7 +65,11 @@ class FaultRelayTest {
         // Segments of 100 upstream of a relay whose plan cuts again: the pattern arrives in two reads.
         try (Harness harness = new Harness(FaultPlan.none().corruptNear(pattern, 1, 20, 0x02))) {
             harness.client.getOutputStream().write(data, 0, 100);
-            Thread.sleep(100);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (harness.relay.upstream().relayedOctets() < 100) {  // the first read is done and passed on
+                assertTrue(System.nanoTime() < deadline, "the relay never passed the first 100 octets on");
+                Thread.sleep(1);  // a polling interval
+            }
             harness.client.getOutputStream().write(data, 100, 100);
             harness.client.shutdownOutput();
             byte[] received = harness.readAll();
