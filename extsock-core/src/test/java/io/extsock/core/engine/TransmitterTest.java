@@ -82,6 +82,7 @@ class TransmitterTest {
     private int roomWatches;
     private int transmittedSignals;
     private String failure;
+    private IOException failureCause;
     private Transmitter transmitter;
     private final QueuePair queuePair;
     private final QueuePairVerbs verbs;
@@ -116,31 +117,7 @@ class TransmitterTest {
         verbs = new QueuePairVerbs(queuePair, noProgress, registry,
                 new CompletionRing(QueuePair.SEND_QUEUE_DEPTH + QueuePair.RECEIVE_QUEUE_DEPTH),
                 new IwarpSettings(2, true, false, false, 8, 8, 1460, true), new byte[0]);
-        Transmitter.Connection connection = new Transmitter.Connection() {
-            @Override
-            public boolean ended() {
-                return ended;
-            }
-
-            @Override
-            public void transmitFailed(String reason, IOException cause) {
-                failure = reason;
-                ended = true;
-            }
-
-            @Override
-            public void transmitted() {
-                transmittedSignals++;
-            }
-
-            @Override
-            public void watchForRoom() {
-                roomWatches++;
-            }
-        };
-        IdleStrategy idle = new IdleStrategy(null, null, new ReadingOwnership(), new InlineSpin(0));
-        transmitter = new Transmitter(transport, queuePair, connection, idle, receiveLock,
-                ByteBuffer.allocateDirect(64 * 1024));
+        transmitter = transmitterOver(transport);
         source = verbs.register(ByteBuffer.allocateDirect(SEND_LENGTH), EnumSet.of(Access.LOCAL_WRITE));
     }
 
@@ -233,8 +210,20 @@ class TransmitterTest {
                 throw new IOException("Broken pipe");
             }
         };
-        IdleStrategy idle = new IdleStrategy(null, null, new ReadingOwnership(), new InlineSpin(0));
-        transmitter = new Transmitter(failing, queuePair, new Transmitter.Connection() {
+        transmitter = transmitterOver(failing);
+
+        send(3);
+
+        assertEquals("sending failed: Broken pipe", failure);
+        assertNotNull(failureCause, "the transport's exception");
+        WorkCompletion failed = completion();
+        assertEquals(3, failed.tag());
+        assertTrue(failed.status() != CompletionStatus.SUCCESS, failed.toString());
+    }
+
+    /** A transmitter over {@code transport}, for this test's queue pair, reporting to this test's fields. */
+    private Transmitter transmitterOver(ByteTransport transport) {
+        Transmitter.Connection connection = new Transmitter.Connection() {
             @Override
             public boolean ended() {
                 return ended;
@@ -243,26 +232,23 @@ class TransmitterTest {
             @Override
             public void transmitFailed(String reason, IOException cause) {
                 failure = reason;
-                assertNotNull(cause);
+                failureCause = cause;
                 queuePair.connectionLost(reason);
                 ended = true;
             }
 
             @Override
             public void transmitted() {
+                transmittedSignals++;
             }
 
             @Override
             public void watchForRoom() {
+                roomWatches++;
             }
-        }, idle, receiveLock, ByteBuffer.allocateDirect(64 * 1024));
-
-        send(3);
-
-        assertEquals("sending failed: Broken pipe", failure);
-        WorkCompletion failed = completion();
-        assertEquals(3, failed.tag());
-        assertTrue(failed.status() != CompletionStatus.SUCCESS, failed.toString());
+        };
+        IdleStrategy idle = new IdleStrategy(null, null, new ReadingOwnership(), new InlineSpin(0));
+        return new Transmitter(transport, queuePair, connection, idle, receiveLock, ByteBuffer.allocateDirect(64 * 1024));
     }
 
     private void send(long tag) throws IOException {
