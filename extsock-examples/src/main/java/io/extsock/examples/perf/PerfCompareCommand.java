@@ -247,6 +247,8 @@ final class PerfCompareCommand implements Callable<Integer> {
                     + " can differ when the rounds vary.");
             out.println("so: faster or slower than the row compared with, whichever way its figure goes (lower latency"
                     + " or time, higher bandwidth is faster), when the whole interval is on one side of 1.");
+            out.println("p99 ratio: a latency row's tail, its p99 over the compared row's, taken the same way (the"
+                    + " median of the per-round ratios, with its interval).");
             out.println("latency (t_typical): lower is better; tcp_lat, send_lat, write_lat are one way (half a"
                     + " ping-pong), tcp_rr and read_lat a whole round trip. Bandwidth: higher is better.");
             out.println("TCP congestion control: " + TcpCongestionControl.name() + " (loopback bandwidth depends on it:"
@@ -315,7 +317,7 @@ final class PerfCompareCommand implements Callable<Integer> {
 
     private void printPerf(PrintWriter out, List<PerfRow> rows) {
         ResultTable table = new ResultTable("test", "socket", "bytes", "lat p50[usec]", "lat p99[usec]",
-                "BW average[MB/sec]", "ratio of", "ratio [95% CI]", "so", "compared with");
+                "BW average[MB/sec]", "ratio of", "ratio [95% CI]", "so", "p99 ratio [95% CI]", "compared with");
         for (PerfRow perfRow : rows) {
             Contender contender = perfRow.contender();
             Row<PerfResult> row = perfRow.row();
@@ -325,17 +327,21 @@ final class PerfCompareCommand implements Callable<Integer> {
             RoundRatio ratio = row.ratio();
             boolean latency = contender.test().latency();
             String verdict = ratio.verdict(!latency, row.isBaseline());
+            // The tail, round by round as the median: a latency row's p99 against its baseline's.
+            RoundRatio tail = latency ? row.ratio(r -> r.latency().p99()) : null;
             if (json) {
                 out.println(Units.format("{\"test\":\"%s\",\"mode\":\"%s\",\"socket\":\"%s\",\"bytes\":%d,"
                                 + "\"iterations\":%d,\"bw_MBps\":%.2f,\"lat_us_p50\":%.2f,\"lat_us_p99\":%.2f,%s,"
-                                + "\"ratio_of\":\"%s\",\"verdict\":\"%s\",\"compared_with\":\"%s\",%s\"rounds\":%d}",
+                                + "\"ratio_of\":\"%s\",\"verdict\":\"%s\",%s\"compared_with\":\"%s\",%s\"rounds\":%d}",
                         contender.test(), contender.mode(), contender.socket(), perfRow.run().size(),
                         perfRow.run().iterations(), bandwidth, p50, p99, ratio.json(), latency ? "lat_p50" : "bw_average",
-                        verdict, row.comparedWith, depthsJson(perfRow.run()), rounds));
+                        verdict, tail != null ? tail.json("p99_") + "," : "", row.comparedWith,
+                        depthsJson(perfRow.run()), rounds));
             } else {
                 table.add(contender.test().toString(), contender.socket(), String.valueOf(perfRow.run().size()),
                         Units.format("%.2f", p50), Units.format("%.2f", p99), Units.format("%.2f", bandwidth),
-                        latency ? "lat p50" : "BW", ratio.cell(), verdict, row.comparedWith);
+                        latency ? "lat p50" : "BW", ratio.cell(), verdict, tail != null ? tail.cell() : "-",
+                        row.comparedWith);
             }
         }
         if (!json) {

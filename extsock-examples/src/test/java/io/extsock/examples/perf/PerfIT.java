@@ -145,6 +145,9 @@ class PerfIT {
                         + ",\"ratio_to_plain\":[\\d.]+,\"ratio_ci_low\":null,\"ratio_ci_high\":null,.*"), line);
                 assertTrue(line.contains(test.equals("tcp_lat") ? "\"ratio_of\":\"lat_p50\"" : "\"ratio_of\":\"bw_average\""),
                         line);
+                // The tail's ratio, for latency rows only.
+                assertEquals(test.equals("tcp_lat"), line.matches(".*\"p99_ratio_to_plain\":[\\d.]+,"
+                        + "\"p99_ratio_ci_low\":null,\"p99_ratio_ci_high\":null,.*"), line);
                 if (mode.equals("plain")) {
                     assertTrue(line.contains("\"ratio_to_plain\":1.000"), line);
                     assertTrue(line.contains("\"verdict\":\"baseline\""), line);
@@ -161,7 +164,8 @@ class PerfIT {
         Cli table = Cli.run("perf", "compare", "--bw-bytes", "1M", "--rounds", "2", "--iters", "100", "--no-many");
         assertEquals(0, table.waitFor(), table.transcript());
         for (String socket : List.of("java.net.Socket", "ExtendedSocket (passthrough)", "ExtendedSocket (IWARP_MODE)",
-                "IWARP_MODE, RDMA Write", "ratio of", "ratio [95% CI]", "compared with", "1.00 [n<6]", "baseline",
+                "IWARP_MODE, RDMA Write", "ratio of", "ratio [95% CI]", "p99 ratio [95% CI]", "compared with",
+                "1.00 [n<6]", "baseline", "p99 ratio: a latency row's tail",
                 "It is not the ratio of the medians shown",
                 "TCP congestion control: " + TcpCongestionControl.name())) {
             assertTrue(table.out().contains(socket), table.transcript());
