@@ -86,10 +86,12 @@ class ReadyToReceiveHoldTest {
                     }
                 }, threads);
                 connected.get(20, TimeUnit.SECONDS);
-                // The client's application is idle: only the hold's end can send its RTR.
+                // The client's application is idle: only the hold's end can send its RTR. (Its
+                // octets are counted just after its write returns, which the responder's answer
+                // may beat: wait for both counts.)
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (accepted.iwarp().statistics().messagesSent(MessageType.SEND) == 0
-                        && System.nanoTime() < deadline) {
+                while ((accepted.iwarp().statistics().messagesSent(MessageType.SEND) == 0
+                        || client.iwarp().statistics().bytesSent() == 0) && System.nanoTime() < deadline) {
                     Thread.sleep(1);
                 }
                 assertTrue(accepted.iwarp().statistics().messagesSent(MessageType.SEND) > 0,
