@@ -4,7 +4,6 @@ import static io.extsock.testkit.leak.CallEnds.throwsAt;
 import static io.extsock.testkit.leak.ResourceCount.JUNIT_TIMEOUT;
 import static io.extsock.testkit.leak.ResourceCount.liveThreads;
 import static io.extsock.testkit.leak.ResourceCount.openDescriptors;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -85,10 +84,11 @@ class PeerResetTest {
         System.out.printf("peer reset: %d outstanding requests and blocked calls ended by a reset, slowest after"
                 + " %.1f ms; threads %d -> %d, descriptors %d -> %d%n", DELAYS_NANOS.size(), max / 1e6,
                 threadsBefore, liveThreads(JUNIT_TIMEOUT), descriptorsBefore, openDescriptors());
-        assertEquals(threadsBefore, liveThreads(JUNIT_TIMEOUT),
-                () -> "threads leaked: " + Thread.getAllStackTraces().keySet());
-        // At most as many: a connection of an earlier test may still have been lingering at the
-        // baseline (its TCP kept until its peer closed) and closed since.
+        // At most as many: a thread or a connection of an earlier test may still have been alive
+        // at the baseline (a TCP kept until its peer closed) and ended since; that is no leak.
+        int threadsAfter = liveThreads(JUNIT_TIMEOUT);
+        assertTrue(threadsAfter <= threadsBefore,
+                () -> "threads leaked: " + threadsBefore + " before, now " + Thread.getAllStackTraces().keySet());
         int descriptorsAfter = openDescriptors();
         assertTrue(descriptorsAfter <= descriptorsBefore,
                 "descriptors leaked: " + descriptorsBefore + " before, " + descriptorsAfter + " after");

@@ -140,8 +140,10 @@ class PeerKilledIT {
         }
         System.out.printf("peer killed: threads %d -> %d, descriptors %d -> %d%n", threadsBefore,
                 liveThreads(PROCESS_REAPER), descriptorsBefore, openDescriptors());
-        assertEquals(threadsBefore, liveThreads(PROCESS_REAPER),
-                () -> "threads leaked: " + Thread.getAllStackTraces().keySet());
+        // At most as many as before: a thread the warm-up started (a JVM or test-runner helper)
+        // may have ended meanwhile, which is no leak.
+        assertTrue(liveThreads(PROCESS_REAPER) <= threadsBefore,
+                () -> "threads leaked: " + threadsBefore + " before, now " + Thread.getAllStackTraces().keySet());
         assertTrue(openDescriptors() <= descriptorsBefore, "descriptors leaked");
     }
 
