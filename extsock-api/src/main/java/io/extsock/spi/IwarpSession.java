@@ -26,4 +26,14 @@ public interface IwarpSession {
      * @param micros the longest spin, already checked against the option's range
      */
     void spinMicros(int micros);
+
+    /**
+     * The connection's readiness, for a selector that waits on many connections with one thread.
+     *
+     * @return what the connection is ready for, with a call whenever that may have changed
+     * @throws UnsupportedOperationException if this provider's connections do not report it
+     */
+    default Readiness readiness() {
+        throw new UnsupportedOperationException(getClass().getName() + " does not report readiness");
+    }
 }

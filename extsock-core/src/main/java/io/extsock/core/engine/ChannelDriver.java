@@ -5,11 +5,9 @@ import io.extsock.core.memory.MemoryLease;
 import io.extsock.core.verbs.InlineWait;
 import io.extsock.core.verbs.QueuePair;
 import io.extsock.internal.InterruptShield;
+import io.extsock.spi.Readiness;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.CancelledKeyException;
-import java.nio.channels.ClosedChannelException;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.util.concurrent.locks.ReentrantLock;
@@ -24,7 +22,10 @@ import java.util.function.BooleanSupplier;
  *       thread once the transport pushed back (the transmit lock);</li>
  *   <li>{@link ReadingOwnership}: who reads now, the progress thread or the application threads
  *       that wait;</li>
- *   <li>{@link IdleStrategy}: how a thread waits (spin, block, park);</li>
+ *   <li>{@link ApplicationWait} and {@link IdleStrategy}: how an application thread waits
+ *       (receiving inline: spin, block; or parked), and how a selector watches
+ *       ({@link #watchReadiness});</li>
+ *   <li>{@link ProgressWatch}: how the progress thread watches (its key, interest, hand-back);</li>
  *   <li>{@link ConnectionEnd}: how the connection ends, in every way it can.</li>
  * </ul>
  *
@@ -32,12 +33,14 @@ import java.util.function.BooleanSupplier;
  * connection (a stream read, a completion-queue wait) runs the receive half itself in {@link
  * #await}, as Agrona's {@code AgentInvoker} runs an agent on the caller's thread: a message then
  * costs one wake-up, as with TCP, and no hand-off. The progress thread runs it for connections
- * nobody waits on, once something must progress while nobody waits ({@link #progressWhileIdle}).
+ * nobody waits on, once something must progress while nobody waits ({@link #progressWhileIdle}),
+ * and for those that virtual threads or selectors wait on.
  *
  * <p>State ownership: the staging buffer, the inline Selector and the queue pair's receive
  * side belong to the holder of the receive lock; the gathering write and the queue pair's
  * transmit side to the holder of the {@link Transmitter}'s lock; the selection key, and acting
- * on what {@link ReadingOwnership} decides (interest, hand-back ticks), to the progress thread.
+ * on what {@link ReadingOwnership} decides (interest, hand-back ticks), to the progress thread
+ * ({@link ProgressWatch}).
  */
 final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
@@ -48,8 +51,6 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      * as the peer may have to see it before it sends what the wait is for.
      */
     private static final long READY_TO_RECEIVE_HOLD_MILLIS = 1;
-    /** How often a parked waiter looks, once the connection ended, for the last flush of its requests. */
-    private static final long SETTLE_POLL_NANOS = 1_000_000;
 
     private final SocketChannel channel;
     private final ProgressThread progress;
@@ -63,12 +64,15 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private final ByteTransport transport;
     /** Frames and writes; made when the queue pair is attached. */
     private Transmitter transmitter;
+    /** How an application thread waits; made when the queue pair is attached. */
+    private ApplicationWait waiting;
 
     private QueuePair queuePair;
-    private SelectionKey key;
 
     /** Who reads the socket now: the progress thread, or the threads that wait on the connection. */
     private final ReadingOwnership reading = new ReadingOwnership();
+    /** The progress thread's watch: its selection key, interest and hand-back ticks. */
+    private final ProgressWatch watch;
     /** How a thread waits on this connection: spin, block in a Selector, wait for a signal, park. */
     private final IdleStrategy idle;
     /** How the connection ends, in every way it can. */
@@ -88,6 +92,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         this.channel = channel;
         this.idle = new IdleStrategy(channel, inlineSelector, reading, inlineSpin);
         this.progress = progress;
+        this.watch = new ProgressWatch(channel, progress, reading, this);
         this.memory = pool.lease(this);
         this.transport = new SocketChannelTransport(channel);
         this.receiver = new Receiver(transport, receiving, memory.take().flip());
@@ -107,6 +112,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         this.transmitter = new Transmitter(transport, queuePair, transmitting, idle, receiveLock, gatherArena);
         receiver.attach(queuePair, transmitter);
         end.attach(queuePair, transmitter);
+        waiting = new ApplicationWait(reading, watch, progress, idle, end, receiver, queuePair.counters());
     }
 
     /** What the receiver asks of this connection, made once. */
@@ -126,9 +132,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     private final ConnectionEnd.Connection ending = new ConnectionEnd.Connection() {
         @Override
         public void stopWatching() {
-            if (key != null) {
-                key.cancel();
-            }
+            watch.cancel();
         }
 
         @Override
@@ -160,7 +164,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
         @Override
         public void watchForRoom() {
-            progress.execute(() -> setInterest(readInterest() | SelectionKey.OP_WRITE));
+            watch.watchForRoom();
         }
     };
 
@@ -204,9 +208,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
             if (end.closed()) {
                 return;  // ended while starting: nothing to watch
             }
-            try {
-                key = channel.register(progress.selector(), SelectionKey.OP_READ, this);
-            } catch (ClosedChannelException e) {
+            if (!watch.register()) {
                 end.closeNow();
                 return;
             }
@@ -236,7 +238,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     /** The socket can take more: the progress thread continues where transmit stopped. */
     void onWritable() {
-        setInterest(readInterest());
+        watch.roomCame();
         transmitter.resume();
     }
 
@@ -247,7 +249,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         if (!receiveLock.tryLock()) {
             // An application thread is reading inline: stop watching, or epoll would spin us.
             if (reading.platformWaiting()) {
-                stopEngineReads();
+                watch.applicationReads();
             }
             return;
         }
@@ -266,22 +268,11 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         } catch (IOException e) {
             end.lost("receiving failed: " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            processingFailed(e);
+            end.processingFailed(e);
         }
     }
 
-    /**
-     * A fault of ours while processing what arrived (protocol violations are not runtime
-     * exceptions: they end in a Terminate). Left alone, the connection would stop reading and
-     * both ends would wait forever: end it loudly instead.
-     */
-    private void processingFailed(RuntimeException e) {
-        System.getLogger(ChannelDriver.class.getName()).log(System.Logger.Level.ERROR,
-                "iWARP receive processing failed", e);
-        end.lost("receiving failed: " + e);
-    }
-
-    // ---- waiting: the application thread receives inline ---------------------------------
+    // ---- waiting: an application thread receives inline ({@link ApplicationWait}) ---------
 
     /**
      * Waits until the condition holds, doing this connection's receive work on the calling
@@ -310,135 +301,9 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
         if (queuePair.readyToReceivePending()) {
             transmitPending();  // a held RTR: the peer may have to see it before it sends what we wait for
         }
-        if (InterruptShield.currentIsVirtual()) {
-            return awaitParked(condition, timeoutNanos, interruptible);
-        }
-        if (interruptible && Thread.currentThread().isInterrupted()) {
-            return false;
-        }
-        long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
-        boolean interrupted = Thread.interrupted();
-        try {
-            if (reading.platformWaitBegins()) {
-                progress.executeSoon(stopWatchingInput);  // meanwhile both may read: whoever does signals the other
-            }
-            // Checked above; each way on below looks again before it blocks (receiveInline
-            // before its select, the monitor wait before waiting).
-            boolean checked = true;
-            while (true) {
-                if (!checked && condition.getAsBoolean()) {
-                    return true;
-                }
-                checked = false;
-                if (end.endedAndSettled()) {
-                    return condition.getAsBoolean();
-                }
-                long remaining = deadline == 0 ? Long.MAX_VALUE : deadline - System.nanoTime();
-                if (remaining <= 0) {
-                    return false;
-                }
-                if (!end.closed() && receiveLock.tryLock()) {
-                    try {
-                        receiveInline(condition, remaining, doze);
-                    } finally {
-                        receiveLock.unlock();
-                    }
-                    if (reading.othersWaiting()) {
-                        signalWaiters();  // what we received may be what another waiter waits for
-                    }
-                } else {
-                    // Another thread receives, or the connection ended with requests that a
-                    // transmitter still flushes as it lets go: wait for its signal.
-                    try {
-                        idle.awaitSignal(() -> condition.getAsBoolean() || end.endedAndSettled(), remaining);
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                        if (interruptible) {
-                            return condition.getAsBoolean();
-                        }
-                    }
-                }
-                if (Thread.interrupted()) {
-                    interrupted = true;
-                    if (interruptible) {
-                        return condition.getAsBoolean();
-                    }
-                }
-            }
-        } finally {
-            if (reading.platformWaitEnds(progress.tickStretched())) {
-                progress.wakeUp();  // a long wait ended while the progress thread ticks slowly
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /**
-     * A virtual thread's wait: parks until signalled (the progress thread reads this connection
-     * meanwhile: parked waiters do not hold reading back from it, and one that finds the
-     * reading left to platform threads asks for it back), with java.util.concurrent locks
-     * only, so that the virtual thread never pins its carrier.
-     */
-    private boolean awaitParked(BooleanSupplier condition, long timeoutNanos, boolean interruptible) {
-        if (interruptible && Thread.currentThread().isInterrupted()) {
-            return false;
-        }
-        long deadline = timeoutNanos > 0 ? System.nanoTime() + timeoutNanos : 0;
-        boolean interrupted = false;
-        if (reading.parkedWaitBegins()) {
-            progress.executeSoon(watchForHandback);  // a platform thread read before: the engine reads for this one
-        }
-        try {
-            while (true) {
-                if (condition.getAsBoolean()) {
-                    return true;
-                }
-                if (end.endedAndSettled()) {
-                    return condition.getAsBoolean();
-                }
-                try {
-                    // Closed: a flush is due any moment.
-                    if (!idle.park(condition, deadline, end.closed() ? SETTLE_POLL_NANOS : 0)) {
-                        return false;
-                    }
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                    if (interruptible) {
-                        return condition.getAsBoolean();
-                    }
-                }
-            }
-        } finally {
-            reading.parkedWaitEnds();
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /**
-     * Holding the receive lock: block until the socket is readable (at once if it is: epoll is
-     * level-triggered, so no read is needed to find out), then read and process what came.
-     */
-    private void receiveInline(BooleanSupplier condition, long remainingNanos, boolean doze) {
-        try {
-            if (end.closed()) {
-                return;  // nothing more is received (and the staging buffer may be another's now)
-            }
-            if (receiver.processLeftOver()) {
-                return;
-            }
-            if (!idle.awaitInput(receiver, condition, remainingNanos, doze, queuePair.counters())) {
-                return;  // the spin took input, or a signal or the timeout: the caller looks again
-            }
-            receiver.drain();
-        } catch (IOException e) {
-            end.lost("receiving failed: " + e.getMessage(), e);
-        } catch (RuntimeException e) {
-            processingFailed(e);
-        }
+        return InterruptShield.currentIsVirtual()
+                ? waiting.parked(condition, timeoutNanos, interruptible)
+                : waiting.inline(condition, timeoutNanos, interruptible, doze);
     }
 
     @Override
@@ -452,42 +317,21 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     }
 
     /**
-     * Applications read now: the progress thread stops watching this channel for input and, on
-     * a connection that hands back, watches for the moment to take it back ({@link
-     * ReadingOwnership}). The one way back is {@link #handbackIfIdle}, which turns the read
-     * interest on: were the engine said to read without the interest on, nobody would read it
-     * until an application waited on it again. On a connection used through its streams alone
-     * that is the point.
+     * A selector watches this connection's readiness: {@code changed} is called on every signal
+     * (whatever a waiter may wait for changed) until the watch closes; meanwhile the engine reads
+     * the connection, as for a parked virtual thread.
      */
-    private void stopEngineReads() {
-        reading.applicationReads();
-        progress.executeSoon(stopWatchingInput);  // meanwhile both may read: whoever does signals the other
-    }
-
-    /** {@link #stopWatchingInput()} as a task, made once: a task per call would be garbage on a hot path. */
-    private final Runnable stopWatchingInput = this::stopWatchingInput;
-
-    /** Progress thread: the other half of {@link #stopEngineReads}. */
-    private void stopWatchingInput() {
-        switch (reading.afterWaitBegan()) {
-            case INTEREST_OFF -> changeInterest(0, SelectionKey.OP_READ);
-            case INTEREST_OFF_AND_WATCH -> {
-                changeInterest(0, SelectionKey.OP_READ);
-                watchForHandback();
+    Readiness.Watch watchReadiness(Runnable changed) {
+        Runnable registration = changed::run;  // one object per watch: closing one closes no other
+        idle.watchers().add(registration);
+        if (reading.watchBegins()) {
+            watch.handBackWhenQuiet();
+        }
+        return () -> {
+            if (idle.watchers().remove(registration)) {
+                reading.watchEnds();
             }
-            case WATCH -> watchForHandback();
-            case NOTHING -> { }
-        }
-    }
-
-    /** {@link #watchForHandback()} as a task, made once. */
-    private final Runnable watchForHandback = this::watchForHandback;
-
-    /** Progress thread: tick this connection until it is idle long enough to take its reading back. */
-    private void watchForHandback() {
-        if (reading.watch(System.nanoTime())) {
-            progress.watchHandback(this);
-        }
+        };
     }
 
     /**
@@ -497,7 +341,7 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
     @Override
     public void progressWhileIdle() {
         if (reading.progressWhileIdle()) {
-            progress.executeSoon(watchForHandback);
+            watch.handBackWhenQuiet();
         }
     }
 
@@ -528,14 +372,9 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
      * @param now the tick's time ({@link System#nanoTime}), read once for all connections
      */
     ReadingOwnership.Tick handbackIfIdle(long now) {
-        ReadingOwnership.Tick tick = reading.tick(now, end.closed());
-        switch (tick) {
-            case LEFT_TO_READERS -> changeInterest(0, SelectionKey.OP_READ);
-            case TAKEN_BACK -> {
-                changeInterest(SelectionKey.OP_READ, 0);
-                onReadable();  // what arrived while nobody watched
-            }
-            default -> { }
+        ReadingOwnership.Tick tick = watch.tick(now, end.closed());
+        if (tick == ReadingOwnership.Tick.TAKEN_BACK) {
+            onReadable();  // what arrived while nobody watched
         }
         return tick;
     }
@@ -561,34 +400,5 @@ final class ChannelDriver implements QueuePair.Driver, InlineWait {
 
     boolean isClosed() {
         return end.closed();
-    }
-
-    private int readInterest() {
-        return reading.engineReads() ? SelectionKey.OP_READ : 0;
-    }
-
-    private void setInterest(int ops) {
-        if (progress.isCurrentThread()) {
-            changeInterest(ops, ~ops);
-        } else {
-            progress.execute(() -> setInterest(ops));
-        }
-    }
-
-    /**
-     * Progress thread: turns the key's {@code on} interests on and its {@code off} ones off. A
-     * key that another thread's close cancelled, even between a validity check and the change,
-     * has nothing left to watch.
-     */
-    private void changeInterest(int on, int off) {
-        SelectionKey watched = key;
-        if (watched == null) {
-            return;
-        }
-        try {
-            watched.interestOps((watched.interestOps() | on) & ~off);
-        } catch (CancelledKeyException closedMeanwhile) {
-            // see above
-        }
     }
 }

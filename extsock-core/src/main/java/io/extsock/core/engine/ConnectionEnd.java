@@ -225,6 +225,16 @@ final class ConnectionEnd {
     }
 
     /**
+     * A fault of ours while processing what arrived (protocol violations are not runtime
+     * exceptions: they end in a Terminate). Left alone, the connection would stop reading and
+     * both ends would wait forever: end it loudly instead.
+     */
+    void processingFailed(RuntimeException e) {
+        LOG.log(System.Logger.Level.ERROR, "iWARP receive processing failed", e);
+        lost("receiving failed: " + e);
+    }
+
+    /**
      * Ends the connection: nothing more is read or sent, waiters wake. The channel itself stays
      * open until the application closes the socket, as a TCP socket whose peer went away does:
      * its addresses and options can still be read.

@@ -15,7 +15,8 @@ import java.util.function.BooleanSupplier;
  * then blocks in a Selector of its own on the channel, so that a message costs one wake-up, as
  * with TCP. A platform thread that cannot read (another does) waits on a monitor; a virtual
  * thread parks on a {@code java.util.concurrent} condition, never pinning its carrier, and the
- * engine reads for it. {@link #signal} ends each of these.
+ * engine reads for it. A selector watches the connection's readiness instead of waiting on it
+ * ({@link #watchers}), and the engine reads for it too. {@link #signal} ends each of these.
  *
  * <p>The spin and the Selector belong to the holder of the connection's receive lock; {@link
  * #signal} and {@link #transmitted} come from any thread.
@@ -35,6 +36,8 @@ final class IdleStrategy {
     private final Object monitor = new Object();
     private final ReentrantLock parkLock = new ReentrantLock();
     private final Condition parked = parkLock.newCondition();
+    /** Selectors watching the connection's readiness: called on every signal. */
+    private final ReadinessWatchers watchers = new ReadinessWatchers();
 
     /**
      * @param selector a Selector with the channel registered for reading, which the handshake
@@ -149,6 +152,7 @@ final class IdleStrategy {
     /** Something a waiter may wait for happened on another thread: every kind of waiter looks again. */
     void signal() {
         polling.wake();
+        watchers.changed();
         if (reading.parkedWaiting()) {
             parkLock.lock();
             try {
@@ -167,6 +171,11 @@ final class IdleStrategy {
         if (selecting && waitingSelector != null) {
             waitingSelector.wakeup();
         }
+    }
+
+    /** The selectors watching the connection's readiness, told of every signal. */
+    ReadinessWatchers watchers() {
+        return watchers;
     }
 
     /** Holding the receive lock, the connection ended: the Selector goes to the spares. */

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * with its readers ({@link Reader#APPLICATION}), as a TCP socket does: what arrives while nobody
  * waits stays in the socket. Once something must progress while nobody waits ({@link
  * #progressWhileIdle}: the verbs are in use, or stream writes wait for credits), or a virtual
- * thread waits (it parks rather than reading), the engine takes reading back once no platform
+ * thread waits (it parks rather than reading), or a selector watches its readiness (it waits
+ * for events, not on the socket), the engine takes reading back once no platform
  * thread has waited for {@link #HANDBACK_NANOS} ({@link Reader#HANDING_BACK}, ticked by the
  * progress thread through {@link #tick}).
  *
@@ -72,6 +73,8 @@ final class ReadingOwnership {
     private final AtomicInteger waiters = new AtomicInteger();
     /** Virtual threads waiting now: they park and leave the reading to the engine. */
     private final AtomicInteger parked = new AtomicInteger();
+    /** Readiness watches now (selectors): as parked threads, they leave the reading to the engine. */
+    private final AtomicInteger watches = new AtomicInteger();
     /** Something must progress while nobody waits; once set, never cleared. */
     private volatile boolean progressWhileIdle;
     /**
@@ -106,14 +109,14 @@ final class ReadingOwnership {
         return parked.get() > 0;
     }
 
-    /** Whether more than one thread waits: what one receives may be what another waits for. */
+    /** Whether more than one waits: what one thread receives may be what another, or a watch, waits for. */
     boolean othersWaiting() {
-        return waiters.get() > 1 || parked.get() > 0;
+        return waiters.get() > 1 || parked.get() > 0 || watches.get() > 0;
     }
 
-    /** Whether reading comes back to the engine once nobody waits. */
+    /** Whether reading comes back to the engine once no platform thread waits. */
     boolean handsBackWhenIdle() {
-        return progressWhileIdle || parked.get() > 0;
+        return progressWhileIdle || parked.get() > 0 || watches.get() > 0;
     }
 
     /**
@@ -161,12 +164,33 @@ final class ReadingOwnership {
      */
     boolean parkedWaitBegins() {
         parked.incrementAndGet();
-        reader.compareAndSet(Reader.APPLICATION, Reader.HANDING_BACK);
-        return reader.get() != Reader.ENGINE;
+        return handBackSoon();
     }
 
     void parkedWaitEnds() {
         parked.decrementAndGet();
+    }
+
+    /**
+     * A selector begins to watch the connection's readiness (it waits for events, and the
+     * engine reads for it), until {@link #watchEnds}.
+     *
+     * @return whether the engine does not read now: the caller has the progress thread watch for
+     *     the hand-back ({@link #watch})
+     */
+    boolean watchBegins() {
+        watches.incrementAndGet();
+        return handBackSoon();
+    }
+
+    void watchEnds() {
+        watches.decrementAndGet();
+    }
+
+    /** Reading comes back to the engine after the quiet; whether it is not back yet. */
+    private boolean handBackSoon() {
+        reader.compareAndSet(Reader.APPLICATION, Reader.HANDING_BACK);
+        return reader.get() != Reader.ENGINE;
     }
 
     /**
@@ -180,8 +204,7 @@ final class ReadingOwnership {
             return false;
         }
         progressWhileIdle = true;
-        reader.compareAndSet(Reader.APPLICATION, Reader.HANDING_BACK);
-        return reader.get() != Reader.ENGINE;
+        return handBackSoon();
     }
 
     /**
@@ -236,7 +259,7 @@ final class ReadingOwnership {
             return Tick.DONE;
         }
         if (!handsBackWhenIdle()) {
-            // Used through its streams alone again (the virtual thread it handed back for left).
+            // Used through its streams alone again (the virtual thread or the watch it handed back for left).
             reader.compareAndSet(Reader.HANDING_BACK, Reader.APPLICATION);
             return Tick.LEFT_TO_READERS;
         }

@@ -21,6 +21,7 @@ import io.extsock.internal.IwarpOptionValues;
 import io.extsock.spi.IwarpAcceptor;
 import io.extsock.spi.IwarpProvider;
 import io.extsock.spi.IwarpSession;
+import io.extsock.spi.Readiness;
 import io.extsock.spi.NotAnIwarpPeerException;
 import io.extsock.spi.SocketTransport;
 import io.extsock.verbs.IwarpConnection;
@@ -240,11 +241,13 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         boolean streams = hello.streamsOn() && peerHello.streamsOn();
         verbs.setStreamsOwnSendsAndReceives(streams);
         SocketTransport stream;
+        IwarpStream readableStream = null;
         if (streams) {
             IwarpStream iwarpStream = IwarpStream.start(queuePair, connection, peerHello.streamReceiveBuffers(),
                     peerHello.streamBufferSize(), outcome.streamBytes(), connection.memory(), connection::close);
             connection.onEnd(iwarpStream::connectionEnded);
             stream = iwarpStream;
+            readableStream = iwarpStream;
         } else {
             stream = new StreamUnavailable(streamUnavailableReason(settings, peerHello), outcome.streamBytes(),
                     channel, connection::close);
@@ -264,7 +267,8 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
             counters.markClosed();
             throw e;
         }
-        return new Session(stream, verbs, connection);
+        return new Session(stream, verbs, connection,
+                new ConnectionReadiness(readableStream, verbs.completions(), connection));
     }
 
     /**
@@ -302,8 +306,8 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
                 + " Sends and Receives";
     }
 
-    private record Session(SocketTransport stream, IwarpConnection connection, ChannelDriver driver)
-            implements IwarpSession {
+    private record Session(SocketTransport stream, IwarpConnection connection, ChannelDriver driver,
+                           Readiness readiness) implements IwarpSession {
 
         @Override
         public void spinMicros(int micros) {

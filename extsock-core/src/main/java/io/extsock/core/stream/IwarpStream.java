@@ -99,6 +99,16 @@ public final class IwarpStream implements SocketTransport {
         return input.available();
     }
 
+    /** Whether a read returns at once: bytes are there, or the end of the stream, or an error. */
+    public boolean readable() {
+        return input.readableOrEnded();
+    }
+
+    /** Whether a write of one byte returns without waiting for the peer (or fails at once). */
+    public boolean writable() {
+        return output.writableWithoutWaiting();
+    }
+
     @Override
     public void write(byte[] b, int off, int len) throws IOException {
         output.write(b, off, len);

@@ -381,7 +381,8 @@ final class StreamInput implements WorkCompleter {
         }
     }
 
-    private synchronized boolean readableOrEnded() {
+    /** Whether a read returns at once: bytes, the end of the stream, or an error to throw. */
+    synchronized boolean readableOrEnded() {
         return filledCount > 0 || prefix != null || peerFinished || inputShutdown || failure != null || closed;
     }
 

@@ -466,6 +466,15 @@ final class StreamOutput implements WorkCompleter {
         }
     }
 
+    /**
+     * Whether a write of one byte returns without waiting for the peer: it may go now (credits
+     * and a Send free), or wait in the batch, or it fails at once.
+     */
+    synchronized boolean writableWithoutWaiting() {
+        boolean batchTakesIt = (!canSendLocked() || creditsLowLocked()) && batch.hasRoomFor(1);
+        return canSendLocked() && dataSendSlotFreeLocked() || batchTakesIt || finSent || peerGoneLocked();
+    }
+
     private synchronized boolean canSend() {
         return canSendLocked();
     }

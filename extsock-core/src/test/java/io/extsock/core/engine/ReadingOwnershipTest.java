@@ -217,4 +217,54 @@ class ReadingOwnershipTest {
         reading.parkedWaitBegins();
         assertTrue(reading.othersWaiting(), "a parked waiter waits for a signal too");
     }
+
+    @Test
+    void aReadinessWatchHasTheEngineReadAfterTheQuietAndKeepsItWhileItLasts() {
+        reading.platformWaitBegins();
+        reading.platformWaitEnds(false);
+        assertEquals(Reader.APPLICATION, reading.reader(), "a stream-only connection, its reader gone");
+
+        assertTrue(reading.watchBegins(), "a selector waits for events: the engine must read for it");
+        assertEquals(Reader.HANDING_BACK, reading.reader());
+        assertTrue(reading.handsBackWhenIdle());
+        assertTrue(reading.watch(now));
+        now += HALF_A_QUIET;
+        assertEquals(Tick.SOON, reading.tick(now, false), "the quiet is not over");
+        now += HALF_A_QUIET;
+        assertEquals(Tick.TAKEN_BACK, reading.tick(now, false));
+        assertTrue(reading.engineReads());
+
+        // A thread that reads inline meanwhile hands it back again after its wait, as long as the watch lasts.
+        assertTrue(reading.platformWaitBegins());
+        assertEquals(Reader.HANDING_BACK, reading.reader());
+        assertEquals(AfterWaitBegan.INTEREST_OFF_AND_WATCH, reading.afterWaitBegan());
+    }
+
+    @Test
+    void aClosedReadinessWatchLeavesAStreamOnlyConnectionToItsReaders() {
+        reading.platformWaitBegins();
+        reading.platformWaitEnds(false);
+        reading.watchBegins();
+        reading.watch(now);
+
+        reading.watchEnds();
+        assertFalse(reading.handsBackWhenIdle());
+        assertEquals(Tick.LEFT_TO_READERS, reading.tick(now, false), "stream-only again: interest off");
+        assertEquals(Reader.APPLICATION, reading.reader());
+    }
+
+    @Test
+    void aReadinessWatchOnAConnectionTheEngineReadsChangesNothing() {
+        assertFalse(reading.watchBegins(), "the engine reads already: no hand-back to watch for");
+        assertEquals(Reader.ENGINE, reading.reader());
+    }
+
+    @Test
+    void aReaderSignalsAReadinessWatch() {
+        reading.watchBegins();
+        reading.platformWaitBegins();
+        assertTrue(reading.othersWaiting(), "what one thread receives may be what the watch waits for");
+        reading.watchEnds();
+        assertFalse(reading.othersWaiting());
+    }
 }
