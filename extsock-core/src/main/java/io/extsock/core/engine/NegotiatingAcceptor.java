@@ -11,20 +11,15 @@ import io.extsock.spi.IwarpSession;
 import io.extsock.spi.NotAnIwarpPeerException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.SocketException;
-import java.net.SocketTimeoutException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Negotiates a listening channel's connections as they arrive, before the application accepts
@@ -36,7 +31,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>One thread and one Selector per listener. Each connection's MPA Request is read without
  * blocking; once it is whole the Reply goes out (a frame a new connection's empty send buffer
  * takes whole) and the engine takes the connection, which then waits in a queue for {@link
- * #take}. A connection whose negotiation fails is closed there and then (logged and recorded as
+ * #take} ({@link AcceptedQueue}). A connection whose negotiation fails is closed there and then (logged and recorded as
  * any failed negotiation); with FALLBACK, one whose peer is not an iWARP peer waits in the queue
  * as plain TCP, with the octets it sent.
  *
@@ -82,7 +77,6 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
     private final ExtsockHello hello;
     private final MpaPreferences preferences;
     private final DirectBufferPool memory;
-    private final int backlog;
     private final int maxPending;
     private final Selector selector;
     private final SelectionKey listenerKey;
@@ -96,13 +90,9 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
     /** Acceptor thread only: pending negotiations ended to make room. */
     private long evictions;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition arrived = lock.newCondition();
-    /** Negotiated, not yet taken; guarded by {@link #lock}. */
-    private final ArrayDeque<AcceptedAhead> ready = new ArrayDeque<>();
+    /** Negotiated, waiting to be taken. */
+    private final AcceptedQueue accepted;
     private volatile boolean closed;
-    /** Why the thread stopped, if not by {@link #close}; guarded by {@link #lock}. */
-    private IOException stoppedBy;
 
     private NegotiatingAcceptor(ServerSocketChannel listener, ConnectionSettings settings, int backlog,
                                 DirectBufferPool memory, int maxPending) throws IOException {
@@ -111,9 +101,9 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
         this.hello = SoftwareIwarpProvider.hello(settings);
         this.preferences = settings.mpaPreferences(hello);
         this.memory = memory;
-        this.backlog = Math.max(1, backlog);
         this.maxPending = maxPending;
         this.selector = Selector.open();
+        this.accepted = new AcceptedQueue(backlog, selector::wakeup);  // room again: the thread accepts more
         try {
             listener.configureBlocking(false);
             this.listenerKey = listener.register(selector, SelectionKey.OP_ACCEPT);
@@ -157,76 +147,20 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
 
     @Override
     public AcceptedAhead take(long timeoutMillis) throws IOException {
-        long deadline = timeoutMillis > 0 ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis) : 0;
-        boolean interrupted = false;
-        boolean wasFull;
-        AcceptedAhead next;
-        lock.lock();
-        try {
-            while (ready.isEmpty()) {
-                if (closed) {
-                    throw new SocketException("Socket is closed");
-                }
-                if (stoppedBy != null) {
-                    SocketException stopped = new SocketException("the server socket stopped accepting: "
-                            + stoppedBy.getMessage());
-                    stopped.initCause(stoppedBy);
-                    throw stopped;
-                }
-                try {
-                    if (deadline == 0) {
-                        arrived.await();
-                    } else {
-                        long remaining = deadline - System.nanoTime();
-                        if (remaining <= 0) {
-                            throw new SocketTimeoutException("Accept timed out");
-                        }
-                        arrived.awaitNanos(remaining);
-                    }
-                } catch (InterruptedException e) {
-                    interrupted = true;  // as ServerSocket.accept: an interrupt does not end the wait
-                }
-            }
-            wasFull = ready.size() >= backlog;
-            next = ready.poll();
-        } finally {
-            lock.unlock();
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        if (wasFull) {
-            selector.wakeup();  // room in the queue again: the thread accepts more
-        }
-        return next;
+        return accepted.take(timeoutMillis);
     }
 
     @Override
     public void close() throws IOException {
         closed = true;
         selector.wakeup();
-        lock.lock();
-        try {
-            arrived.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        accepted.close();
         if (Thread.currentThread() != thread) {
             try {
                 thread.join();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }
-    }
-
-    /** How many negotiated connections wait to be taken. */
-    private int readyCount() {
-        lock.lock();
-        try {
-            return ready.size();
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -237,7 +171,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
                 long now = System.nanoTime();
                 long nextDeadline = expire(now);
                 handOverFellBack();  // before the select blocks: what fell back is taken meanwhile
-                boolean room = readyCount() < backlog;
+                boolean room = accepted.hasRoom();
                 boolean retrying = acceptRetryAt != 0 && now - acceptRetryAt < 0;
                 listenerKey.interestOps(room && !retrying ? SelectionKey.OP_ACCEPT : 0);
                 long wake = retrying ? acceptRetryAt : nextDeadline;
@@ -271,7 +205,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
 
     /** Accepts until the kernel's queue is empty or a limit is reached. */
     private void acceptWhileRoom() throws IOException {
-        while (readyCount() < backlog) {
+        while (accepted.hasRoom()) {
             SocketChannel channel;
             try {
                 channel = listener.accept();
@@ -355,7 +289,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
             }
             return;
         }
-        queue(new AcceptedAhead(channel, session, null));
+        accepted.add(new AcceptedAhead(channel, session, null));
     }
 
     private void fellBack(Pending connection, NotAnIwarpPeerException plainPeer) {
@@ -381,7 +315,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
                 closeQuietly(connection.channel());  // gone already: its application would only see the error
                 continue;
             }
-            queue(connection);
+            accepted.add(connection);
         }
         fellBack.clear();
     }
@@ -430,32 +364,9 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
         return earliest;
     }
 
-    private void queue(AcceptedAhead connection) {
-        lock.lock();
-        try {
-            if (!closed) {
-                ready.add(connection);
-                arrived.signal();
-                return;
-            }
-        } finally {
-            lock.unlock();
-        }
-        connection.discard();  // closed meanwhile: nobody will take it
-    }
-
     /** The thread's end: every connection not taken is closed, and so is the listener. */
     private void shutDown(IOException failure) {
-        List<AcceptedAhead> untaken;
-        lock.lock();
-        try {
-            stoppedBy = failure;
-            untaken = new ArrayList<>(ready);
-            ready.clear();
-            arrived.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        List<AcceptedAhead> untaken = accepted.stop(failure);
         for (Pending connection : pending) {
             closeQuietly(connection.channel);
         }
