@@ -2,10 +2,6 @@ package io.extsock.core.engine;
 
 import io.extsock.IwarpNegotiationException.Reason;
 import io.extsock.IwarpNegotiationException;
-import io.extsock.core.ddp.DdpConstants;
-import io.extsock.core.events.ExtsockEvents;
-import io.extsock.core.mpa.FpduFramer;
-import io.extsock.core.mpa.GatherWrite;
 import io.extsock.core.mpa.MpaAgreement;
 import io.extsock.core.mpa.MpaFailure;
 import io.extsock.core.mpa.MpaFrame;
@@ -17,9 +13,6 @@ import io.extsock.core.mpa.MpaPreferences;
 import io.extsock.core.mpa.MpaSetupException;
 import io.extsock.core.mpa.Printable;
 import io.extsock.core.mpa.ResponderDecision;
-import io.extsock.core.rdmap.MessageWriter;
-import io.extsock.core.rdmap.TerminateHeader;
-import io.extsock.core.terminate.TerminateCause;
 import io.extsock.spi.NotAnIwarpPeerException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -129,10 +122,10 @@ final class MpaHandshake {
         if (outcome instanceof MpaFailure failure) {
             if (failure.terminate().isPresent()) {
                 // RFC 6581 section 8: the initiator reports these with a Terminate before closing.
-                handshake.sendTerminate(failure.terminate().get(), request.crc() || reply.frame.crc(),
-                        reply.frame.markers());
+                MpaSetupFailure.sendTerminate(handshake.channel, failure.terminate().get(),
+                        request.crc() || reply.frame.crc(), reply.frame.markers());
             }
-            throw failed(failure, "the responder's Reply");
+            throw MpaSetupFailure.exception(failure, "the responder's Reply");
         }
         return new Outcome((MpaAgreement) outcome, request, reply.frame, reply.streamBytes, reply.readAhead);
     }
@@ -174,7 +167,7 @@ final class MpaHandshake {
         ResponderDecision decision = MpaNegotiation.respond(preferences, request.frame);
         write(decision.reply().toBytes());
         if (decision.outcome() instanceof MpaFailure failure) {
-            throw failed(failure, "the initiator's Request");
+            throw MpaSetupFailure.exception(failure, "the initiator's Request");
         }
         return new Outcome((MpaAgreement) decision.outcome(), decision.reply(), request.frame, request.streamBytes,
                 request.readAhead);
@@ -420,50 +413,6 @@ final class MpaHandshake {
                         + (length == 0 ? "" : "; it sent " + printable(0)), null);
         failure.initCause(e);
         return failure;
-    }
-
-    /** Sends one Terminate FPDU right after setup failed (no FPDU came before it). */
-    private void sendTerminate(TerminateCause cause, boolean crc, boolean markers) {
-        try {
-            MessageWriter writer = new MessageWriter(new FpduFramer(crc, markers),
-                    FpduFramer.maxUlpduLength(1448, markers));
-            GatherWrite gather = new GatherWrite(8, 256);
-            TerminateHeader terminate = new TerminateHeader().reset(cause);
-            writer.startTerminate(DdpConstants.INITIAL_MSN, terminate);
-            writer.writeTo(gather);
-            channel.write(gather.buffers(), 0, gather.count());
-            String peer = ExtsockEvents.address(channel.getRemoteAddress());
-            String detail = "MPA setup failed: " + cause.description();
-            System.Logger log = System.getLogger(MpaHandshake.class.getName());
-            if (log.isLoggable(System.Logger.Level.DEBUG)) {
-                log.log(System.Logger.Level.DEBUG, "Terminate sent to " + peer + ": layer "
-                        + ExtsockEvents.layerName(terminate.layer()) + ", type " + terminate.errorType() + ", code 0x"
-                        + Integer.toHexString(terminate.errorCode()) + " (" + cause.description() + "): " + detail);
-            }
-            ExtsockEvents.terminateSent(peer, terminate, detail);
-        } catch (IOException | RuntimeException e) {
-            // The connection is being abandoned anyway; the negotiation failure is what matters.
-        }
-    }
-
-    private static IwarpNegotiationException failed(MpaFailure failure, String what) {
-        Reason reason;
-        switch (failure.reason()) {
-            case PEER_REJECTED:
-                reason = Reason.REJECTED;
-                break;
-            case NOT_MPA_PEER:
-            case UNEXPECTED_FRAME:
-                reason = Reason.NOT_AN_IWARP_PEER;
-                break;
-            case MALFORMED:
-                reason = Reason.MALFORMED;
-                break;
-            default:
-                reason = Reason.INCOMPATIBLE;
-        }
-        byte[] peerData = ExtsockHello.applicationData(failure.peerPrivateData().toByteArray());
-        return new IwarpNegotiationException(reason, failure.detail() + " (in " + what + ")", peerData);
     }
 
     /** What the peer sent so far, for error messages. */
