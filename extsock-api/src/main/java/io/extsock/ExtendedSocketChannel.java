@@ -1,0 +1,59 @@
+package io.extsock;
+
+import java.io.IOException;
+import java.net.SocketAddress;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.spi.SelectorProvider;
+
+/**
+ * A {@link SocketChannel} of extsock's {@link ExtendedSelectorProvider}: plain TCP, as the
+ * JDK's socket channel it runs on, in blocking and non-blocking mode, registered with a
+ * selector of the same provider.
+ *
+ * <p>Documented difference from the JDK's channel: {@link #socket()} is the socket adaptor of
+ * the JDK's channel underneath, a real socket on the same connection whose {@code getChannel()}
+ * is that channel rather than this one.
+ */
+public abstract class ExtendedSocketChannel extends SocketChannel {
+
+    /**
+     * For the provider's implementation.
+     *
+     * @param provider the provider that made it
+     */
+    protected ExtendedSocketChannel(SelectorProvider provider) {
+        super(provider);
+    }
+
+    /**
+     * Opens an unconnected channel, as {@link SocketChannel#open()} does with the JVM's provider.
+     *
+     * @return the channel
+     * @throws IOException if it cannot be opened
+     */
+    public static ExtendedSocketChannel open() throws IOException {
+        return ExtendedSelectorProvider.provider().openSocketChannel();
+    }
+
+    /**
+     * Opens a channel and connects it, as {@link SocketChannel#open(SocketAddress)} does.
+     *
+     * @param remote where to connect
+     * @return the connected channel
+     * @throws IOException if it cannot be opened or connected (the channel is closed then)
+     */
+    public static ExtendedSocketChannel open(SocketAddress remote) throws IOException {
+        ExtendedSocketChannel channel = open();
+        try {
+            channel.connect(remote);
+        } catch (IOException | RuntimeException e) {
+            try {
+                channel.close();
+            } catch (IOException closeFailure) {
+                e.addSuppressed(closeFailure);
+            }
+            throw e;
+        }
+        return channel;
+    }
+}

@@ -1,0 +1,103 @@
+package io.extsock.internal.nio;
+
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.spi.AbstractSelectionKey;
+
+/**
+ * A channel's registration with an {@link ExtendedSelector}: the key the application holds,
+ * with its interest and ready sets, over the key of the JDK's selector that watches the
+ * channel's descriptor (whose attachment is this key).
+ */
+final class ExtendedSelectionKey extends AbstractSelectionKey {
+
+    private final SelectableChannel channel;
+    private final ExtendedSelector selector;
+    /** The JDK selector's key on the channel's descriptor; set once, at registration. */
+    private SelectionKey platformKey;
+    private volatile int interestOps;
+    /** Written by the selecting thread only. */
+    private volatile int readyOps;
+
+    ExtendedSelectionKey(SelectableChannel channel, ExtendedSelector selector) {
+        this.channel = channel;
+        this.selector = selector;
+    }
+
+    void watchedBy(SelectionKey platformKey) {
+        this.platformKey = platformKey;
+    }
+
+    /** The interest set the registration gave the key underneath too. */
+    void interestOpsRegistered(int ops) {
+        interestOps = ops;
+    }
+
+    SelectionKey platformKey() {
+        return platformKey;
+    }
+
+    @Override
+    public SelectableChannel channel() {
+        return channel;
+    }
+
+    @Override
+    public Selector selector() {
+        return selector;
+    }
+
+    @Override
+    public int interestOps() {
+        ensureValid();
+        return interestOps;
+    }
+
+    @Override
+    public SelectionKey interestOps(int ops) {
+        ensureValid();
+        if ((ops & ~channel.validOps()) != 0) {
+            throw new IllegalArgumentException("Invalid interest ops: " + ops);
+        }
+        synchronized (this) {
+            try {
+                platformKey.interestOps(ops);
+            } catch (CancelledKeyException closed) {
+                // The channel closed between the check above and here: its close cancels this key too.
+                throw new CancelledKeyException();
+            }
+            interestOps = ops;
+        }
+        return this;
+    }
+
+    @Override
+    public int readyOps() {
+        ensureValid();
+        return readyOps;
+    }
+
+    /** The selecting thread: the ready set from now on. */
+    void readyOps(int ops) {
+        readyOps = ops;
+    }
+
+    /** The ready set without the validity check (for the selecting thread, which checked). */
+    int readyOpsNow() {
+        return readyOps;
+    }
+
+    private void ensureValid() {
+        if (!isValid()) {
+            throw new CancelledKeyException();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "channel=" + channel + ", selector=" + selector + (isValid()
+                ? ", interestOps=" + interestOps + ", readyOps=" + readyOps : ", invalid");
+    }
+}
