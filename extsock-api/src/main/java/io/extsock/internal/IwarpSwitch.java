@@ -141,16 +141,11 @@ final class IwarpSwitch {
     void set(SocketOption<?> option, Object value, boolean initiator) throws IOException {
         if (option == IwarpOptions.IWARP_MODE) {
             boolean on = (Boolean) value;
-            if (!on) {
-                if (iwarpMode()) {
-                    throw new SocketException("IWARP_MODE cannot be turned off: the connection runs iWARP");
-                }
-                settings.remove(option);
-                return;
+            if (!on && iwarpMode()) {
+                throw new SocketException("IWARP_MODE cannot be turned off: the connection runs iWARP");
             }
-            IwarpProviders.require();
-            settings.put(option, Boolean.TRUE);
-            if (socket.transport() != null) {
+            IwarpOptionValues.store(settings, option, value);
+            if (on && socket.transport() != null) {
                 // An accepted socket still waiting for its deferred switch has carried no stream;
                 // any other connected socket may have.
                 switchIfRequested(initiator, pending);
@@ -164,8 +159,7 @@ final class IwarpSwitch {
         if (iwarpMode()) {
             throw new SocketException(option + " must be set before the switch to IWARP_MODE");
         }
-        IwarpOptionValues.validate(option, value);
-        settings.put(option, value instanceof byte[] ? ((byte[]) value).clone() : value);
+        IwarpOptionValues.store(settings, option, value);
     }
 
     /** An iWARP option's value: as set, or its default. */
@@ -174,8 +168,7 @@ final class IwarpSwitch {
         if (option == IwarpOptions.IWARP_MODE) {
             return (T) Boolean.valueOf(iwarpMode() || pending || Boolean.TRUE.equals(settings.get(option)));
         }
-        T value = IwarpOptionValues.valueIn(settings, option);
-        return value instanceof byte[] ? (T) ((byte[]) value).clone() : value;
+        return IwarpOptionValues.copyIn(settings, option);
     }
 
     /**
