@@ -1,19 +1,24 @@
 package io.extsock.internal;
 
+import io.extsock.IwarpNegotiationException;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnknownHostException;
 import java.nio.channels.SocketChannel;
 
 /**
- * How a socket connected, kept so that a fallback's reconnect connects again the same way: from
- * the local address the application bound (on a new ephemeral port: the old one may linger in
- * TIME_WAIT), with the options it set and the timeout its connect had.
+ * How a socket connected, kept so that a fallback's reconnect connects again the same way: to
+ * the same peer, from the local address the application bound (on a new ephemeral port: the old
+ * one may linger in TIME_WAIT), with the options it set and the timeout its connect had.
  */
 final class ConnectRecipe {
 
     /** The local address the application bound to, null if none. */
     private volatile InetAddress boundAddress;
+    /** The peer as the connect resolved it. */
+    private volatile InetSocketAddress remote;
     /** The connect's timeout in milliseconds, 0 for none. */
     private volatile int connectMillis;
 
@@ -21,8 +26,28 @@ final class ConnectRecipe {
         boundAddress = local;
     }
 
-    void connecting(int millis) {
+    /**
+     * Where Socket's connect to {@code endpoint} goes, remembered with the connect's timeout:
+     * an unresolved name fails as Socket's does, and the wildcard address means this host.
+     *
+     * @throws UnknownHostException for an unresolved name
+     * @throws IOException for an address that is not an InetSocketAddress
+     */
+    InetSocketAddress connecting(SocketAddress endpoint, int millis) throws IOException {
+        if (!(endpoint instanceof InetSocketAddress)) {
+            throw new IOException("Unsupported address type");
+        }
+        InetSocketAddress isa = (InetSocketAddress) endpoint;
+        if (isa.isUnresolved()) {
+            throw new UnknownHostException(isa.getHostName());
+        }
+        InetAddress target = isa.getAddress();
+        if (target.isAnyLocalAddress()) {
+            target = InetAddress.getLocalHost();
+        }
+        remote = new InetSocketAddress(target, isa.getPort());
         connectMillis = millis;
+        return remote;
     }
 
     /**
@@ -39,13 +64,19 @@ final class ConnectRecipe {
     }
 
     /**
-     * A new channel, set up and connected to {@code remote} as the first one was.
+     * A new channel, set up and connected to the peer as the first one was. Like any connect
+     * of a Socket, an interrupt status already set does not stop it.
      *
-     * @throws IOException the connect's error; the new channel is then closed
+     * @param why the negotiation failure that sent the socket back to plain TCP: a connect error
+     *     carries it, suppressed
+     * @throws IOException the connect's error as Socket's connect raises it; the new channel is
+     *     then closed
      */
-    SocketChannel connectAgain(InetSocketAddress remote, ChannelSocketOptions options) throws IOException {
-        SocketChannel fresh = SocketChannel.open();
+    SocketChannel connectAgain(ChannelSocketOptions options, IwarpNegotiationException why) throws IOException {
+        SocketChannel fresh = null;
+        boolean interrupted = InterruptShield.enter();
         try {
+            fresh = SocketChannel.open();
             options.applyTo(fresh);
             InetAddress local = boundAddress;
             if (local != null) {
@@ -54,8 +85,17 @@ final class ConnectRecipe {
             connectBlocking(fresh, remote, connectMillis);
             return fresh;
         } catch (IOException | RuntimeException e) {
-            fresh.close();
+            if (fresh != null) {
+                fresh.close();
+            }
+            if (e instanceof IOException) {
+                IOException failure = SocketErrors.asConnectError((IOException) e);
+                failure.addSuppressed(why);
+                throw failure;
+            }
             throw e;
+        } finally {
+            InterruptShield.exit(interrupted);
         }
     }
 }

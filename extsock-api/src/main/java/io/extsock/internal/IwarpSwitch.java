@@ -6,6 +6,7 @@ import io.extsock.spi.AcceptedAhead;
 import io.extsock.spi.IwarpSession;
 import io.extsock.spi.NotAnIwarpPeerException;
 import io.extsock.spi.SocketTransport;
+import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
@@ -79,6 +80,20 @@ final class IwarpSwitch {
     /** The iWARP session, or null in passthrough. */
     IwarpSession session() {
         return session;
+    }
+
+    /**
+     * The extended side of the connection, once a switch pending on first use completed.
+     *
+     * @throws SocketException if the connection is not in IWARP_MODE
+     */
+    IwarpConnection connection() throws IOException {
+        completePending();
+        IwarpSession current = session;
+        if (current == null) {
+            throw new SocketException("the socket is not in IWARP_MODE: set IwarpOptions.IWARP_MODE to true first");
+        }
+        return current.connection();
     }
 
     /** Why a switch fell back to plain TCP, if one did. */
