@@ -132,7 +132,7 @@ public final class ChannelServerSocketImpl extends SocketImpl {
             accepted.close();
             throw e;
         }
-        ((ChannelSocketImpl) s).acceptedChannel(accepted, Map.copyOf(iwarpSettings));
+        ((ChannelSocketImpl) s).accepted(accepted, null, Map.copyOf(iwarpSettings));
     }
 
     /** NEGOTIATE_BEFORE_ACCEPT: the next connection the engine negotiated, switched or fallen back. */
@@ -148,7 +148,7 @@ public final class ChannelServerSocketImpl extends SocketImpl {
             next.discard();
             throw e;
         }
-        s.acceptedAhead(next, Map.copyOf(iwarpSettings));
+        s.accepted(next.channel(), next, Map.copyOf(iwarpSettings));
     }
 
     /** IP_TOS as set on this server socket, for a connection it accepted (see {@link #trafficClass}). */

@@ -39,7 +39,7 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     private final Object stateLock = new Object();
 
-    /** Null until {@link #create} or {@link #acceptedChannel}; guarded by stateLock. */
+    /** Null until {@link #create} or {@link #accepted}; guarded by stateLock. */
     private SocketChannel channel;
     private volatile boolean closed;
     private boolean accepted;
@@ -108,59 +108,48 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     /**
      * Makes this impl the accepted end of a connection, as ServerSocket's accept expects of a
-     * custom SocketImpl.
+     * custom SocketImpl, with the iWARP options of the server socket that accepted it. A
+     * connection negotiated before accept ({@link IwarpOptions#NEGOTIATE_BEFORE_ACCEPT}) comes
+     * with {@code ahead}: in IWARP_MODE already, or plain TCP after a fallback with the octets the
+     * peer sent readable first; the server socket's options decided it, and no policy is asked.
+     * Any other connection asks the policy, if any, and switches on first use if IWARP_MODE is set.
+     *
+     * @param ahead how the connection was negotiated before accept; null if it was not
      */
-    void acceptedChannel(SocketChannel connection, Map<SocketOption<?>, Object> serverIwarpSettings)
+    void accepted(SocketChannel connection, AcceptedAhead ahead, Map<SocketOption<?>, Object> serverIwarpSettings)
             throws IOException {
         try {
-            takeAccepted(connection, serverIwarpSettings);
-            mode.established(false, connection);
-        } catch (IOException | RuntimeException e) {
-            connection.close();
-            throw e;
-        }
-        transport = new PassthroughTransport(connection);
-        mode.deferToFirstUse();
-    }
-
-    /**
-     * Makes this impl the accepted end of a connection negotiated before accept ({@link
-     * IwarpOptions#NEGOTIATE_BEFORE_ACCEPT}): in IWARP_MODE already, or plain TCP after a
-     * fallback, with the octets the peer sent readable first. The server socket's options
-     * decided it; no policy is asked.
-     */
-    void acceptedAhead(AcceptedAhead connection, Map<SocketOption<?>, Object> serverIwarpSettings)
-            throws IOException {
-        SocketChannel ch = connection.channel();
-        try {
-            takeAccepted(ch, serverIwarpSettings);
-        } catch (IOException | RuntimeException e) {
-            connection.discard();
-            throw e;
-        }
-        if (connection.session() != null) {
-            transport = connection.session().stream();
-        } else {
-            transport = PrefixedTransport.of(new PassthroughTransport(ch), connection.fellBack().receivedOctets());
-        }
-        mode.acceptedAhead(connection);
-    }
-
-    /** Makes {@code connection} this impl's channel, once, as ServerSocket's accept expects of a new SocketImpl. */
-    private void takeAccepted(SocketChannel connection, Map<SocketOption<?>, Object> serverIwarpSettings)
-            throws IOException {
-        synchronized (stateLock) {
-            if (channel != null || closed) {
-                throw new SocketException("Not a newly created SocketImpl");
+            synchronized (stateLock) {
+                if (channel != null || closed) {
+                    throw new SocketException("Not a newly created SocketImpl");
+                }
+                InetSocketAddress remote = (InetSocketAddress) connection.getRemoteAddress();
+                int local = ((InetSocketAddress) connection.getLocalAddress()).getPort();
+                channel = connection;
+                this.accepted = true;
+                address = remote.getAddress();
+                port = remote.getPort();
+                localport = local;
+                mode.inherit(serverIwarpSettings);
             }
-            InetSocketAddress remote = (InetSocketAddress) connection.getRemoteAddress();
-            int local = ((InetSocketAddress) connection.getLocalAddress()).getPort();
-            channel = connection;
-            this.accepted = true;
-            address = remote.getAddress();
-            port = remote.getPort();
-            localport = local;
-            mode.inherit(serverIwarpSettings);
+            if (ahead == null) {
+                mode.established(false, connection);
+            }
+        } catch (IOException | RuntimeException e) {
+            if (ahead != null) {
+                ahead.discard();
+            } else {
+                connection.close();
+            }
+            throw e;
+        }
+        if (ahead == null) {
+            transport = new PassthroughTransport(connection);
+            mode.deferToFirstUse();
+        } else {
+            transport = ahead.session() != null ? ahead.session().stream()
+                    : PrefixedTransport.of(new PassthroughTransport(connection), ahead.fellBack().receivedOctets());
+            mode.acceptedAhead(ahead);
         }
     }
 
@@ -186,7 +175,6 @@ public final class ChannelSocketImpl extends SocketImpl {
             address = target.getAddress();
             port = target.getPort();
         }
-        boolean interrupted = InterruptShield.enter();
         try {
             ConnectRecipe.connectBlocking(ch, target, millis);
             localport = ((InetSocketAddress) ch.getLocalAddress()).getPort();
@@ -194,8 +182,6 @@ public final class ChannelSocketImpl extends SocketImpl {
         } catch (IOException e) {
             close();
             throw SocketErrors.asConnectError(e);
-        } finally {
-            InterruptShield.exit(interrupted);
         }
         try {
             mode.established(true, ch);
@@ -294,7 +280,7 @@ public final class ChannelSocketImpl extends SocketImpl {
         UrgentData.send(openChannel(), data);
     }
 
-    // ---- options: the legacy int-keyed SocketOptions interface --------------------------
+    // ---- options, both APIs: the legacy int-keyed one and the typed one, where IWARP_MODE lives
 
     @Override
     public void setOption(int opt, Object value) throws SocketException {
@@ -305,8 +291,6 @@ public final class ChannelSocketImpl extends SocketImpl {
     public Object getOption(int opt) throws SocketException {
         return options.getLegacy(opt);
     }
-
-    // ---- options: the typed SocketOption API, where IWARP_MODE lives -------------------
 
     @Override
     protected Set<SocketOption<?>> supportedOptions() {

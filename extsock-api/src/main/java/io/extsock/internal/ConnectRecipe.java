@@ -51,21 +51,26 @@ final class ConnectRecipe {
     }
 
     /**
-     * A blocking connect, as Socket's. Without a timeout, the channel's own connect: one system
-     * call, where the adaptor's makes the socket non-blocking, connects, polls and makes it
-     * blocking again (six). With one, the adaptor, which times it without a Selector.
+     * A blocking connect, as Socket's: an interrupt status already set does not stop it (see
+     * {@link InterruptShield}). Without a timeout, the channel's own connect: one system call,
+     * where the adaptor's makes the socket non-blocking, connects, polls and makes it blocking
+     * again (six). With one, the adaptor, which times it without a Selector.
      */
     static void connectBlocking(SocketChannel channel, InetSocketAddress remote, int millis) throws IOException {
-        if (millis > 0) {
-            channel.socket().connect(remote, millis);
-        } else {
-            channel.connect(remote);
+        boolean interrupted = InterruptShield.enter();
+        try {
+            if (millis > 0) {
+                channel.socket().connect(remote, millis);
+            } else {
+                channel.connect(remote);
+            }
+        } finally {
+            InterruptShield.exit(interrupted);
         }
     }
 
     /**
-     * A new channel, set up and connected to the peer as the first one was. Like any connect
-     * of a Socket, an interrupt status already set does not stop it.
+     * A new channel, set up and connected to the peer as the first one was.
      *
      * @param why the negotiation failure that sent the socket back to plain TCP: a connect error
      *     carries it, suppressed
@@ -74,7 +79,6 @@ final class ConnectRecipe {
      */
     SocketChannel connectAgain(ChannelSocketOptions options, IwarpNegotiationException why) throws IOException {
         SocketChannel fresh = null;
-        boolean interrupted = InterruptShield.enter();
         try {
             fresh = SocketChannel.open();
             options.applyTo(fresh);
@@ -94,8 +98,6 @@ final class ConnectRecipe {
                 throw failure;
             }
             throw e;
-        } finally {
-            InterruptShield.exit(interrupted);
         }
     }
 }
