@@ -278,7 +278,7 @@ public final class ChannelServerSocketImpl extends SocketImpl {
             return (T) Boolean.valueOf(negotiateBeforeAccept);
         }
         if (IwarpOptions.ALL.contains(option)) {
-            return IwarpOptionValues.copyIn(iwarpSettings, option);
+            return IwarpOptionValues.copyOfValueIn(iwarpSettings, option);
         }
         return ch.getOption(option);
     }

@@ -45,9 +45,10 @@ final class ConnectRecipe {
         if (target.isAnyLocalAddress()) {
             target = InetAddress.getLocalHost();
         }
-        remote = new InetSocketAddress(target, isa.getPort());
+        InetSocketAddress resolved = new InetSocketAddress(target, isa.getPort());
+        remote = resolved;
         connectMillis = millis;
-        return remote;
+        return resolved;
     }
 
     /**

@@ -98,7 +98,7 @@ public final class IwarpOptionValues {
 
     /** The option's value in the settings, or its default; an array as a copy the caller may change. */
     @SuppressWarnings("unchecked")
-    public static <T> T copyIn(Map<SocketOption<?>, Object> settings, SocketOption<T> option) {
+    public static <T> T copyOfValueIn(Map<SocketOption<?>, Object> settings, SocketOption<T> option) {
         T value = valueIn(settings, option);
         return value instanceof byte[] ? (T) ((byte[]) value).clone() : value;
     }

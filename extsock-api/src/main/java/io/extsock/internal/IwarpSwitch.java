@@ -183,7 +183,7 @@ final class IwarpSwitch {
         if (option == IwarpOptions.IWARP_MODE) {
             return (T) Boolean.valueOf(iwarpMode() || pending || Boolean.TRUE.equals(settings.get(option)));
         }
-        return IwarpOptionValues.copyIn(settings, option);
+        return IwarpOptionValues.copyOfValueIn(settings, option);
     }
 
     /**
