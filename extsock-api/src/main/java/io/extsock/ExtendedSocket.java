@@ -1,6 +1,8 @@
 package io.extsock;
 
 import io.extsock.internal.ChannelSocketImpl;
+import io.extsock.internal.CloseAfterFailure;
+import io.extsock.internal.ConnectingConstructors;
 import io.extsock.internal.ImplSocket;
 import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
@@ -15,7 +17,6 @@ import java.net.SocketException;
 import java.net.SocketOption;
 import java.net.UnknownHostException;
 import java.nio.channels.SocketChannel;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -64,7 +65,7 @@ public class ExtendedSocket extends Socket {
      * @throws IllegalArgumentException if the proxy is null or of a type not supported
      */
     public ExtendedSocket(Proxy proxy) {
-        this(new ChannelSocketImpl(checkProxy(proxy)));
+        this(new ChannelSocketImpl(proxy));
     }
 
     /**
@@ -77,7 +78,7 @@ public class ExtendedSocket extends Socket {
      * @throws IllegalArgumentException if the port is outside 0 to 65535
      */
     public ExtendedSocket(String host, int port) throws UnknownHostException, IOException {
-        this(remote(host, port), null, true);
+        this(ConnectingConstructors.remote(host, port), null, true);
     }
 
     /**
@@ -106,7 +107,7 @@ public class ExtendedSocket extends Socket {
      */
     public ExtendedSocket(String host, int port, InetAddress localAddr, int localPort)
             throws IOException {
-        this(remote(host, port), new InetSocketAddress(localAddr, localPort), true);
+        this(ConnectingConstructors.remote(host, port), new InetSocketAddress(localAddr, localPort), true);
     }
 
     /**
@@ -138,7 +139,7 @@ public class ExtendedSocket extends Socket {
      */
     @Deprecated(since = "0.1")
     public ExtendedSocket(String host, int port, boolean stream) throws IOException {
-        this(remote(host, port), null, stream);
+        this(ConnectingConstructors.remote(host, port), null, stream);
     }
 
     /**
@@ -172,24 +173,7 @@ public class ExtendedSocket extends Socket {
     private ExtendedSocket(SocketAddress remote, SocketAddress local, boolean stream)
             throws IOException {
         this(new ChannelSocketImpl());
-        Objects.requireNonNull(remote);
-        if (!stream) {
-            throw new IllegalArgumentException(
-                    "Socket constructor does not support creation of datagram sockets");
-        }
-        try {
-            if (local != null) {
-                bind(local);
-            }
-            connect(remote);
-        } catch (IOException | RuntimeException e) {
-            try {
-                close();
-            } catch (IOException closeFailure) {
-                e.addSuppressed(closeFailure);
-            }
-            throw e;
-        }
+        ConnectingConstructors.bindAndConnect(this, remote, local, stream);
     }
 
     /**
@@ -217,19 +201,6 @@ public class ExtendedSocket extends Socket {
         return impl.iwarpFallbackCause();
     }
 
-    private static InetSocketAddress remote(String host, int port) throws UnknownHostException {
-        return host != null
-                ? new InetSocketAddress(host, port)
-                : new InetSocketAddress(InetAddress.getByName(null), port);
-    }
-
-    private static Proxy checkProxy(Proxy proxy) {
-        if (proxy == null) {
-            throw new IllegalArgumentException("Invalid Proxy");
-        }
-        return proxy;
-    }
-
     // ---- java.net.Socket, forwarded -------------------------------------------------------
 
     @Override
@@ -243,7 +214,7 @@ public class ExtendedSocket extends Socket {
         try {
             socket.connect(endpoint, timeout);
         } catch (IwarpNegotiationException e) {
-            closeAfterFailedSwitch(e);
+            CloseAfterFailure.close(this, e);
             throw e;
         }
     }
@@ -455,18 +426,10 @@ public class ExtendedSocket extends Socket {
         try {
             socket.setOption(name, value);
         } catch (IwarpNegotiationException e) {
-            closeAfterFailedSwitch(e);
+            CloseAfterFailure.close(this, e);
             throw e;
         }
         return this;
-    }
-
-    private void closeAfterFailedSwitch(IOException failure) {
-        try {
-            close();
-        } catch (IOException closeFailure) {
-            failure.addSuppressed(closeFailure);
-        }
     }
 
     @Override

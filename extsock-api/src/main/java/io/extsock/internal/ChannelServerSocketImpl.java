@@ -17,7 +17,6 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -54,8 +53,6 @@ public final class ChannelServerSocketImpl extends SocketImpl {
     private volatile boolean negotiateBeforeAccept;
     /** With NEGOTIATE_BEFORE_ACCEPT, from the first accept on; guarded by stateLock. */
     private IwarpAcceptor acceptor;
-
-    private static volatile Set<SocketOption<?>> supportedOptions;
 
     @Override
     protected void create(boolean stream) throws IOException {
@@ -135,7 +132,7 @@ public final class ChannelServerSocketImpl extends SocketImpl {
             accepted.close();
             throw e;
         }
-        ((ChannelSocketImpl) s).acceptedChannel(accepted, Map.copyOf(iwarpSettings));
+        ((ChannelSocketImpl) s).accepted(accepted, null, Map.copyOf(iwarpSettings));
     }
 
     /** NEGOTIATE_BEFORE_ACCEPT: the next connection the engine negotiated, switched or fallen back. */
@@ -151,7 +148,7 @@ public final class ChannelServerSocketImpl extends SocketImpl {
             next.discard();
             throw e;
         }
-        s.acceptedAhead(next, Map.copyOf(iwarpSettings));
+        s.accepted(next.channel(), next, Map.copyOf(iwarpSettings));
     }
 
     /** IP_TOS as set on this server socket, for a connection it accepted (see {@link #trafficClass}). */
@@ -202,45 +199,17 @@ public final class ChannelServerSocketImpl extends SocketImpl {
     public void setOption(int opt, Object value) throws SocketException {
         ServerSocketChannel ch = openChannelForOption();
         try {
-            switch (opt) {
-                case SO_TIMEOUT: {
-                    if (!(value instanceof Integer)) {
-                        throw new SocketException("Bad value for SO_TIMEOUT");
-                    }
-                    int millis = (Integer) value;
-                    if (millis < 0) {
-                        throw new IllegalArgumentException("timeout < 0");
-                    }
-                    timeout = millis;
+            SocketOptionTable.Legacy option = SocketOptionTable.Legacy.ofServerSocket(opt);
+            Object checked = option.checked(value);
+            switch (option) {
+                case SO_TIMEOUT:
+                    timeout = (Integer) checked;
                     break;
-                }
-                case SO_RCVBUF: {
-                    if (!(value instanceof Integer)) {
-                        throw new SocketException("Bad value for SO_RCVBUF");
-                    }
-                    int size = (Integer) value;
-                    if (size <= 0) {
-                        throw new SocketException("SO_RCVBUF <= 0");
-                    }
-                    ch.setOption(StandardSocketOptions.SO_RCVBUF, size);
+                case IP_TOS:
+                    trafficClass = (Integer) checked;
                     break;
-                }
-                case SO_REUSEADDR: {
-                    if (!(value instanceof Boolean)) {
-                        throw new SocketException("Bad value for SO_REUSEADDR");
-                    }
-                    ch.setOption(StandardSocketOptions.SO_REUSEADDR, (Boolean) value);
-                    break;
-                }
-                case IP_TOS: {
-                    if (!(value instanceof Integer)) {
-                        throw new SocketException("Bad value for IP_TOS");
-                    }
-                    trafficClass = (Integer) value;
-                    break;
-                }
                 default:
-                    throw new SocketException("Unknown option " + opt);
+                    setUnchecked(ch, option.typed(), checked);
             }
         } catch (SocketException e) {
             throw e;
@@ -253,21 +222,16 @@ public final class ChannelServerSocketImpl extends SocketImpl {
     public Object getOption(int opt) throws SocketException {
         ServerSocketChannel ch = openChannelForOption();
         try {
-            switch (opt) {
+            SocketOptionTable.Legacy option = SocketOptionTable.Legacy.ofServerSocket(opt);
+            switch (option) {
                 case SO_TIMEOUT:
                     return timeout;
-                case SO_RCVBUF:
-                    return ch.getOption(StandardSocketOptions.SO_RCVBUF);
-                case SO_REUSEADDR:
-                    return ch.getOption(StandardSocketOptions.SO_REUSEADDR);
-                case SO_BINDADDR: {
-                    InetSocketAddress local = (InetSocketAddress) ch.getLocalAddress();
-                    return local != null ? local.getAddress() : new InetSocketAddress(0).getAddress();
-                }
                 case IP_TOS:
                     return trafficClass;
+                case SO_BINDADDR:
+                    return SocketOptionTable.boundAddress(ch);
                 default:
-                    throw new SocketException("Unknown option " + opt);
+                    return ch.getOption(option.typed());
             }
         } catch (SocketException e) {
             throw e;
@@ -278,26 +242,12 @@ public final class ChannelServerSocketImpl extends SocketImpl {
 
     @Override
     protected Set<SocketOption<?>> supportedOptions() {
-        Set<SocketOption<?>> options = supportedOptions;
-        if (options == null) {
-            options = new HashSet<>(channelOptions());
-            options.add(StandardSocketOptions.IP_TOS);
-            options.addAll(IwarpOptions.ALL);
-            options.add(IwarpOptions.NEGOTIATE_BEFORE_ACCEPT);
-            options = Collections.unmodifiableSet(options);
-            supportedOptions = options;
-        }
-        return options;
+        return SocketOptionTable.ofServerSocket();
     }
 
     @Override
     protected <T> void setOption(SocketOption<T> option, T value) throws IOException {
-        if (!supportedOptions().contains(option)) {
-            throw new UnsupportedOperationException("'" + option + "' not supported");
-        }
-        if (!option.type().isInstance(value)) {
-            throw new IllegalArgumentException("Invalid value '" + value + "'");
-        }
+        SocketOptionTable.checkSet(supportedOptions(), option, value);
         ServerSocketChannel ch = openChannelForOption();
         if (option == IwarpOptions.NEGOTIATE_BEFORE_ACCEPT || IwarpOptions.ALL.contains(option)) {
             requireNotNegotiatingYet(option);
@@ -309,16 +259,8 @@ public final class ChannelServerSocketImpl extends SocketImpl {
                 IwarpProviders.require();
             }
             negotiateBeforeAccept = (Boolean) value;
-        } else if (option == IwarpOptions.IWARP_MODE) {
-            if ((Boolean) value) {
-                IwarpProviders.require();
-                iwarpSettings.put(option, Boolean.TRUE);
-            } else {
-                iwarpSettings.remove(option);
-            }
         } else if (IwarpOptions.ALL.contains(option)) {
-            IwarpOptionValues.validate(option, value);
-            iwarpSettings.put(option, value instanceof byte[] ? ((byte[]) value).clone() : value);
+            IwarpOptionValues.store(iwarpSettings, option, value);
         } else {
             ch.setOption(option, value);
         }
@@ -327,22 +269,16 @@ public final class ChannelServerSocketImpl extends SocketImpl {
     @Override
     @SuppressWarnings("unchecked")
     protected <T> T getOption(SocketOption<T> option) throws IOException {
-        if (!supportedOptions().contains(option)) {
-            throw new UnsupportedOperationException("'" + option + "' not supported");
-        }
+        SocketOptionTable.checkGet(supportedOptions(), option);
         ServerSocketChannel ch = openChannelForOption();
         if (option == StandardSocketOptions.IP_TOS) {
             return (T) Integer.valueOf(trafficClass);
-        }
-        if (option == IwarpOptions.IWARP_MODE) {
-            return (T) Boolean.valueOf(Boolean.TRUE.equals(iwarpSettings.get(option)));
         }
         if (option == IwarpOptions.NEGOTIATE_BEFORE_ACCEPT) {
             return (T) Boolean.valueOf(negotiateBeforeAccept);
         }
         if (IwarpOptions.ALL.contains(option)) {
-            T value = IwarpOptionValues.valueIn(iwarpSettings, option);
-            return value instanceof byte[] ? (T) ((byte[]) value).clone() : value;
+            return IwarpOptionValues.copyOfValueIn(iwarpSettings, option);
         }
         return ch.getOption(option);
     }
@@ -413,11 +349,9 @@ public final class ChannelServerSocketImpl extends SocketImpl {
         }
     }
 
-    private static Set<SocketOption<?>> channelOptions() {
-        try (ServerSocketChannel probe = ServerSocketChannel.open()) {
-            return probe.supportedOptions();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot open a server socket channel to list its options", e);
-        }
+    @SuppressWarnings("unchecked")
+    private static <T> void setUnchecked(ServerSocketChannel ch, SocketOption<T> option, Object value)
+            throws IOException {
+        ch.setOption(option, (T) value);
     }
 }

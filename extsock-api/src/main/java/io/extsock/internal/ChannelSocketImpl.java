@@ -3,24 +3,19 @@ package io.extsock.internal;
 import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpOptions;
 import io.extsock.spi.AcceptedAhead;
-import io.extsock.spi.IwarpSession;
 import io.extsock.spi.SocketTransport;
 import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Proxy;
-import java.net.Socket;
 import java.net.SocketAddress;
 import java.net.SocketException;
 import java.net.SocketImpl;
 import java.net.SocketOption;
-import java.net.UnknownHostException;
 import java.nio.channels.AlreadyBoundException;
-import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
 import java.util.Objects;
@@ -44,7 +39,7 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     private final Object stateLock = new Object();
 
-    /** Null until {@link #create} or {@link #acceptedChannel}; guarded by stateLock. */
+    /** Null until {@link #create} or {@link #accepted}; guarded by stateLock. */
     private SocketChannel channel;
     private volatile boolean closed;
     private boolean accepted;
@@ -85,18 +80,18 @@ public final class ChannelSocketImpl extends SocketImpl {
     /**
      * An implementation that connects through the given proxy.
      *
-     * @throws IllegalArgumentException for a proxy type this implementation cannot use
+     * @throws IllegalArgumentException for no proxy, or a proxy type this implementation cannot use
      */
     public ChannelSocketImpl(Proxy proxy) {
+        this();
+        if (proxy == null) {
+            throw new IllegalArgumentException("Invalid Proxy");
+        }
         if (proxy.type() != Proxy.Type.DIRECT) {
             throw new IllegalArgumentException("ExtendedSocket connects directly only; "
                     + proxy.type() + " proxies are not supported: " + proxy);
         }
-        this.mode = new IwarpSwitch(parts, null);
-        this.options = new ChannelSocketOptions(parts, mode);
     }
-
-
 
     @Override
     protected void create(boolean stream) throws IOException {
@@ -113,59 +108,48 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     /**
      * Makes this impl the accepted end of a connection, as ServerSocket's accept expects of a
-     * custom SocketImpl.
+     * custom SocketImpl, with the iWARP options of the server socket that accepted it. A
+     * connection negotiated before accept ({@link IwarpOptions#NEGOTIATE_BEFORE_ACCEPT}) comes
+     * with {@code ahead}: in IWARP_MODE already, or plain TCP after a fallback with the octets the
+     * peer sent readable first; the server socket's options decided it, and no policy is asked.
+     * Any other connection asks the policy, if any, and switches on first use if IWARP_MODE is set.
+     *
+     * @param ahead how the connection was negotiated before accept; null if it was not
      */
-    void acceptedChannel(SocketChannel connection, Map<SocketOption<?>, Object> serverIwarpSettings)
+    void accepted(SocketChannel connection, AcceptedAhead ahead, Map<SocketOption<?>, Object> serverIwarpSettings)
             throws IOException {
         try {
-            takeAccepted(connection, serverIwarpSettings);
-            mode.established(false, connection);
-        } catch (IOException | RuntimeException e) {
-            connection.close();
-            throw e;
-        }
-        transport = new PassthroughTransport(connection);
-        mode.deferToFirstUse();
-    }
-
-    /**
-     * Makes this impl the accepted end of a connection negotiated before accept ({@link
-     * IwarpOptions#NEGOTIATE_BEFORE_ACCEPT}): in IWARP_MODE already, or plain TCP after a
-     * fallback, with the octets the peer sent readable first. The server socket's options
-     * decided it; no policy is asked.
-     */
-    void acceptedAhead(AcceptedAhead connection, Map<SocketOption<?>, Object> serverIwarpSettings)
-            throws IOException {
-        SocketChannel ch = connection.channel();
-        try {
-            takeAccepted(ch, serverIwarpSettings);
-        } catch (IOException | RuntimeException e) {
-            connection.discard();
-            throw e;
-        }
-        if (connection.session() != null) {
-            transport = connection.session().stream();
-        } else {
-            transport = PrefixedTransport.of(new PassthroughTransport(ch), connection.fellBack().receivedOctets());
-        }
-        mode.acceptedAhead(connection);
-    }
-
-    /** Makes {@code connection} this impl's channel, once, as ServerSocket's accept expects of a new SocketImpl. */
-    private void takeAccepted(SocketChannel connection, Map<SocketOption<?>, Object> serverIwarpSettings)
-            throws IOException {
-        synchronized (stateLock) {
-            if (channel != null || closed) {
-                throw new SocketException("Not a newly created SocketImpl");
+            synchronized (stateLock) {
+                if (channel != null || closed) {
+                    throw new SocketException("Not a newly created SocketImpl");
+                }
+                InetSocketAddress remote = (InetSocketAddress) connection.getRemoteAddress();
+                int local = ((InetSocketAddress) connection.getLocalAddress()).getPort();
+                channel = connection;
+                this.accepted = true;
+                address = remote.getAddress();
+                port = remote.getPort();
+                localport = local;
+                mode.inherit(serverIwarpSettings);
             }
-            InetSocketAddress remote = (InetSocketAddress) connection.getRemoteAddress();
-            int local = ((InetSocketAddress) connection.getLocalAddress()).getPort();
-            channel = connection;
-            this.accepted = true;
-            address = remote.getAddress();
-            port = remote.getPort();
-            localport = local;
-            mode.inherit(serverIwarpSettings);
+            if (ahead == null) {
+                mode.established(false, connection);
+            }
+        } catch (IOException | RuntimeException e) {
+            if (ahead != null) {
+                ahead.discard();
+            } else {
+                connection.close();
+            }
+            throw e;
+        }
+        if (ahead == null) {
+            transport = new PassthroughTransport(connection);
+            mode.deferToFirstUse();
+        } else {
+            transport = ahead.session() != null ? ahead.session().stream()
+                    : PrefixedTransport.of(new PassthroughTransport(connection), ahead.fellBack().receivedOctets());
+            mode.acceptedAhead(ahead);
         }
     }
 
@@ -181,37 +165,23 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     @Override
     protected void connect(SocketAddress remote, int millis) throws IOException {
-        if (!(remote instanceof InetSocketAddress)) {
-            throw new IOException("Unsupported address type");
-        }
-        InetSocketAddress isa = (InetSocketAddress) remote;
-        if (isa.isUnresolved()) {
-            throw new UnknownHostException(isa.getHostName());
-        }
-        InetAddress target = isa.getAddress();
-        if (target.isAnyLocalAddress()) {
-            target = InetAddress.getLocalHost();
-        }
-        recipe.connecting(millis);
+        InetSocketAddress target = recipe.connecting(remote, millis);
         SocketChannel ch;
         synchronized (stateLock) {
             ch = openChannel();
             if (ch.isConnected()) {
                 throw new SocketException("Already connected");
             }
-            address = target;
-            port = isa.getPort();
+            address = target.getAddress();
+            port = target.getPort();
         }
-        boolean interrupted = InterruptShield.enter();
         try {
-            ConnectRecipe.connectBlocking(ch, new InetSocketAddress(target, isa.getPort()), millis);
+            ConnectRecipe.connectBlocking(ch, target, millis);
             localport = ((InetSocketAddress) ch.getLocalAddress()).getPort();
             transport = new PassthroughTransport(ch);
         } catch (IOException e) {
             close();
             throw SocketErrors.asConnectError(e);
-        } finally {
-            InterruptShield.exit(interrupted);
         }
         try {
             mode.established(true, ch);
@@ -262,7 +232,7 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     @Override
     protected int available() throws IOException {
-        return connectedTransport().available();
+        return parts.connectedTransport().available();
     }
 
     @Override
@@ -287,12 +257,12 @@ public final class ChannelSocketImpl extends SocketImpl {
 
     @Override
     protected void shutdownInput() throws IOException {
-        connectedTransport().shutdownInput();
+        parts.connectedTransport().shutdownInput();
     }
 
     @Override
     protected void shutdownOutput() throws IOException {
-        connectedTransport().shutdownOutput();
+        parts.connectedTransport().shutdownOutput();
     }
 
     @Override
@@ -303,35 +273,14 @@ public final class ChannelSocketImpl extends SocketImpl {
     /** Out-of-band data exists only in TCP; in IWARP_MODE the byte stream is RDMAP Sends. */
     @Override
     protected void sendUrgentData(int data) throws IOException {
-        connectedTransport();
+        parts.connectedTransport();
         if (mode.iwarpMode()) {
             throw new SocketException("Urgent data not supported in IWARP_MODE");
         }
-        boolean interrupted = InterruptShield.enter();
-        SocketChannel ch = openChannel();
-        try {
-            ch.socket().sendUrgentData(data);
-        } catch (ClosedChannelException e) {
-            if (ch.isOpen()) {
-                // The channel refuses it after shutdownOutput; the JDK's reaches TCP: EPIPE.
-                IOException pipe = new IOException(SocketErrors.BROKEN_PIPE);
-                pipe.initCause(e);
-                throw pipe;
-            }
-            throw SocketErrors.asSocketError(e);
-        } catch (SocketException | InterruptedIOException e) {
-            throw e;
-        } catch (IOException e) {
-            if ("Socket buffer full".equals(e.getMessage())) {
-                throw new SocketException("No buffer space available");  // NioSocketImpl's words
-            }
-            throw e;  // as NioSocketImpl, the system's error as an IOException ("Connection reset by peer")
-        } finally {
-            InterruptShield.exit(interrupted);
-        }
+        UrgentData.send(openChannel(), data);
     }
 
-    // ---- options: the legacy int-keyed SocketOptions interface --------------------------
+    // ---- options, both APIs: the legacy int-keyed one and the typed one, where IWARP_MODE lives
 
     @Override
     public void setOption(int opt, Object value) throws SocketException {
@@ -342,8 +291,6 @@ public final class ChannelSocketImpl extends SocketImpl {
     public Object getOption(int opt) throws SocketException {
         return options.getLegacy(opt);
     }
-
-    // ---- options: the typed SocketOption API, where IWARP_MODE lives -------------------
 
     @Override
     protected Set<SocketOption<?>> supportedOptions() {
@@ -360,38 +307,7 @@ public final class ChannelSocketImpl extends SocketImpl {
         return options.get(option);
     }
 
-    /**
-     * Connects a new channel to the same peer as the first one connected ({@link ConnectRecipe}).
-     *
-     * @return the new connection's local address
-     */
-    private InetSocketAddress reconnectPlain(IwarpNegotiationException why) throws IOException {
-        SocketChannel fresh = null;
-        boolean interrupted = InterruptShield.enter();
-        try {
-            fresh = recipe.connectAgain(new InetSocketAddress(address, port), options);
-            synchronized (stateLock) {
-                if (closed) {
-                    throw new SocketException(SocketErrors.SOCKET_CLOSED);
-                }
-                channel = fresh;
-                InetSocketAddress reconnected = (InetSocketAddress) fresh.getLocalAddress();
-                localport = reconnected.getPort();
-                transport = new PassthroughTransport(fresh);
-                return reconnected;
-            }
-        } catch (IOException e) {
-            if (fresh != null) {
-                fresh.close();
-            }
-            IOException failure = SocketErrors.asConnectError(e);
-            failure.addSuppressed(why);
-            closeOwner(failure);
-            throw failure;
-        } finally {
-            InterruptShield.exit(interrupted);
-        }
-    }
+    // ---- the extended side, for ExtendedSocket ------------------------------------------
 
     /**
      * Why a switch to IWARP_MODE with {@link IwarpOptions#FALLBACK} went on as plain TCP.
@@ -403,22 +319,9 @@ public final class ChannelSocketImpl extends SocketImpl {
         return mode.fallbackCause();
     }
 
-    /** Tells this implementation which socket it serves. */
+    /** Tells this implementation which socket it serves: a failed switch closes it, not just the channel. */
     public void setOwner(java.net.Socket socket) {
         this.owner = socket;
-    }
-
-    private void closeOwner(Exception failure) {
-        try {
-            java.net.Socket socket = owner;
-            if (socket != null) {
-                socket.close();
-            } else {
-                close();
-            }
-        } catch (IOException closeFailure) {
-            failure.addSuppressed(closeFailure);
-        }
     }
 
     /**
@@ -430,20 +333,8 @@ public final class ChannelSocketImpl extends SocketImpl {
         if (closed) {
             throw new SocketException(SocketErrors.SOCKET_CLOSED);
         }
-        mode.completePending();
-        IwarpSession current = mode.session();
-        if (current == null) {
-            throw new SocketException("the socket is not in IWARP_MODE: set IwarpOptions.IWARP_MODE to true first");
-        }
-        return current.connection();
+        return mode.connection();
     }
-
-    /** Whether this side connected (true) or accepted (false) the connection. */
-    private boolean localIsInitiator() {
-        return !accepted;
-    }
-
-    // ---- helpers ------------------------------------------------------------------------
 
     private SocketChannel openChannel() throws SocketException {
         if (closed) {
@@ -455,34 +346,18 @@ public final class ChannelSocketImpl extends SocketImpl {
         return channel;
     }
 
-    private SocketChannel openChannelForOption() throws SocketException {
-        synchronized (stateLock) {
-            return openChannel();
-        }
-    }
-
-    private SocketTransport connectedTransport() throws IOException {
-        if (closed) {
-            throw new SocketException(SocketErrors.SOCKET_CLOSED);
-        }
-        mode.completePending();
-        SocketTransport current = transport;
-        if (current == null) {
-            throw new SocketException(SocketErrors.NOT_CONNECTED);
-        }
-        return current;
-    }
-
     /** What the socket's parts (its switch, options and streams) ask of it. */
     private final class Parts implements IwarpSwitch.Socket, ChannelSocketOptions.Socket, SocketStreams.Socket {
         @Override
         public SocketChannel channel() throws SocketException {
-            return openChannelForOption();
+            synchronized (stateLock) {
+                return openChannel();
+            }
         }
 
         @Override
         public boolean initiator() {
-            return localIsInitiator();
+            return !accepted;
         }
 
         @Override
@@ -496,23 +371,48 @@ public final class ChannelSocketImpl extends SocketImpl {
         }
 
         @Override
-        public InetSocketAddress reconnectPlain(IwarpNegotiationException why) throws IOException {
-            return ChannelSocketImpl.this.reconnectPlain(why);
+        public SocketTransport connectedTransport() throws IOException {
+            if (closed) {
+                throw new SocketException(SocketErrors.SOCKET_CLOSED);
+            }
+            mode.completePending();
+            SocketTransport current = transport;
+            if (current == null) {
+                throw new SocketException(SocketErrors.NOT_CONNECTED);
+            }
+            return current;
         }
 
+        /** The socket goes on over a new channel to the same peer ({@link ConnectRecipe}); on failure it closes. */
         @Override
-        public SocketTransport connectedTransport() throws IOException {
-            return ChannelSocketImpl.this.connectedTransport();
+        public InetSocketAddress reconnectPlain(IwarpNegotiationException why) throws IOException {
+            SocketChannel fresh = null;
+            try {
+                fresh = recipe.connectAgain(options, why);
+                synchronized (stateLock) {
+                    if (closed) {
+                        SocketException closedMeanwhile = new SocketException(SocketErrors.SOCKET_CLOSED);
+                        closedMeanwhile.addSuppressed(why);
+                        throw closedMeanwhile;
+                    }
+                    channel = fresh;
+                    InetSocketAddress reconnected = (InetSocketAddress) fresh.getLocalAddress();
+                    localport = reconnected.getPort();
+                    transport = new PassthroughTransport(fresh);
+                    return reconnected;
+                }
+            } catch (IOException e) {
+                if (fresh != null) {
+                    fresh.close();
+                }
+                closeOwner(e);
+                throw e;
+            }
         }
 
         @Override
         public int timeout() {
             return options.timeout();
-        }
-
-        @Override
-        public int available() throws IOException {
-            return ChannelSocketImpl.this.available();
         }
 
         @Override
@@ -522,7 +422,8 @@ public final class ChannelSocketImpl extends SocketImpl {
 
         @Override
         public void closeOwner(Exception failure) {
-            ChannelSocketImpl.this.closeOwner(failure);
+            java.net.Socket socket = owner;
+            CloseAfterFailure.close(socket != null ? socket : ChannelSocketImpl.this::close, failure);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.extsock.internal;
 
 import io.extsock.IwarpOptions;
+import io.extsock.IwarpUnavailableException;
 import io.extsock.verbs.IwarpSetup;
 import java.net.SocketOption;
 import java.util.Map;
@@ -70,6 +71,36 @@ public final class IwarpOptionValues {
     public static <T> T valueIn(Map<SocketOption<?>, Object> settings, SocketOption<T> option) {
         Object value = settings.get(option);
         return value != null ? (T) value : defaultValue(option);
+    }
+
+    /**
+     * Checks a value the application sets on a socket or server socket and keeps it in the
+     * socket's {@code settings}: IWARP_MODE on needs the engine, off is kept as no setting, and an
+     * array is kept as a copy that the caller can no longer change.
+     *
+     * @throws IwarpUnavailableException for IWARP_MODE on when there is no engine
+     * @throws IllegalArgumentException naming the option and its allowed values
+     */
+    public static void store(Map<SocketOption<?>, Object> settings, SocketOption<?> option, Object value)
+            throws IwarpUnavailableException {
+        if (option == IwarpOptions.IWARP_MODE) {
+            if ((Boolean) value) {
+                IwarpProviders.require();
+                settings.put(option, Boolean.TRUE);
+            } else {
+                settings.remove(option);
+            }
+            return;
+        }
+        validate(option, value);
+        settings.put(option, value instanceof byte[] ? ((byte[]) value).clone() : value);
+    }
+
+    /** The option's value in the settings, or its default; an array as a copy the caller may change. */
+    @SuppressWarnings("unchecked")
+    public static <T> T copyOfValueIn(Map<SocketOption<?>, Object> settings, SocketOption<T> option) {
+        T value = valueIn(settings, option);
+        return value instanceof byte[] ? (T) ((byte[]) value).clone() : value;
     }
 
     /**

@@ -6,6 +6,7 @@ import io.extsock.spi.AcceptedAhead;
 import io.extsock.spi.IwarpSession;
 import io.extsock.spi.NotAnIwarpPeerException;
 import io.extsock.spi.SocketTransport;
+import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
@@ -81,6 +82,20 @@ final class IwarpSwitch {
         return session;
     }
 
+    /**
+     * The extended side of the connection, once a switch pending on first use completed.
+     *
+     * @throws SocketException if the connection is not in IWARP_MODE
+     */
+    IwarpConnection connection() throws IOException {
+        completePending();
+        IwarpSession current = session;
+        if (current == null) {
+            throw new SocketException("the socket is not in IWARP_MODE: set IwarpOptions.IWARP_MODE to true first");
+        }
+        return current.connection();
+    }
+
     /** Why a switch fell back to plain TCP, if one did. */
     Optional<IwarpNegotiationException> fallbackCause() {
         return Optional.ofNullable(fallbackCause);
@@ -141,16 +156,11 @@ final class IwarpSwitch {
     void set(SocketOption<?> option, Object value, boolean initiator) throws IOException {
         if (option == IwarpOptions.IWARP_MODE) {
             boolean on = (Boolean) value;
-            if (!on) {
-                if (iwarpMode()) {
-                    throw new SocketException("IWARP_MODE cannot be turned off: the connection runs iWARP");
-                }
-                settings.remove(option);
-                return;
+            if (!on && iwarpMode()) {
+                throw new SocketException("IWARP_MODE cannot be turned off: the connection runs iWARP");
             }
-            IwarpProviders.require();
-            settings.put(option, Boolean.TRUE);
-            if (socket.transport() != null) {
+            IwarpOptionValues.store(settings, option, value);
+            if (on && socket.transport() != null) {
                 // An accepted socket still waiting for its deferred switch has carried no stream;
                 // any other connected socket may have.
                 switchIfRequested(initiator, pending);
@@ -164,8 +174,7 @@ final class IwarpSwitch {
         if (iwarpMode()) {
             throw new SocketException(option + " must be set before the switch to IWARP_MODE");
         }
-        IwarpOptionValues.validate(option, value);
-        settings.put(option, value instanceof byte[] ? ((byte[]) value).clone() : value);
+        IwarpOptionValues.store(settings, option, value);
     }
 
     /** An iWARP option's value: as set, or its default. */
@@ -174,8 +183,7 @@ final class IwarpSwitch {
         if (option == IwarpOptions.IWARP_MODE) {
             return (T) Boolean.valueOf(iwarpMode() || pending || Boolean.TRUE.equals(settings.get(option)));
         }
-        T value = IwarpOptionValues.valueIn(settings, option);
-        return value instanceof byte[] ? (T) ((byte[]) value).clone() : value;
+        return IwarpOptionValues.copyOfValueIn(settings, option);
     }
 
     /**

@@ -22,8 +22,6 @@ final class SocketStreams {
         /** SO_TIMEOUT, in milliseconds (0: none). */
         int timeout();
 
-        int available() throws IOException;
-
         void close() throws IOException;
 
         /** Closes the socket (not just its channel) after {@code failure}. */
@@ -104,7 +102,7 @@ final class SocketStreams {
 
         @Override
         public int available() throws IOException {
-            return socket.available();
+            return socket.connectedTransport().available();
         }
 
         @Override
