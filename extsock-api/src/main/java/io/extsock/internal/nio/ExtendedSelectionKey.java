@@ -1,10 +1,12 @@
 package io.extsock.internal.nio;
 
+import io.extsock.spi.Readiness;
 import java.nio.channels.CancelledKeyException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.spi.AbstractSelectionKey;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A channel's registration with an {@link ExtendedSelector}: the key the application holds,
@@ -15,15 +17,50 @@ final class ExtendedSelectionKey extends AbstractSelectionKey {
 
     private final SelectableChannel channel;
     private final ExtendedSelector selector;
+    /** Where readiness comes from besides the descriptor; null for the JDK's own channels. */
+    private final EventReadiness events;
+    /** The watch of {@link #events}, closed when the key leaves. */
+    private volatile Readiness.Watch watch;
+    /** The channel's readiness or descriptor interest changed since the selector last looked. */
+    private final AtomicBoolean changed = new AtomicBoolean();
     /** The JDK selector's key on the channel's descriptor; set once, at registration. */
     private SelectionKey platformKey;
     private volatile int interestOps;
     /** Written by the selecting thread only. */
     private volatile int readyOps;
 
-    ExtendedSelectionKey(SelectableChannel channel, ExtendedSelector selector) {
+    ExtendedSelectionKey(SelectableChannel channel, ExtendedSelector selector, EventReadiness events) {
         this.channel = channel;
         this.selector = selector;
+        this.events = events;
+    }
+
+    EventReadiness events() {
+        return events;
+    }
+
+    void watching(Readiness.Watch watch) {
+        this.watch = watch;
+    }
+
+    void markChanged() {
+        changed.set(true);
+    }
+
+    /** Whether the channel changed since the last call (and from now on, not). */
+    boolean takeChanged() {
+        return changed.getAndSet(false);
+    }
+
+    /** The key leaves: the JDK selector's key is cancelled, and the channel's changes are no longer watched. */
+    void cancelUnderneath() {
+        if (platformKey != null) {
+            platformKey.cancel();
+        }
+        Readiness.Watch open = watch;
+        if (open != null) {
+            open.close();
+        }
     }
 
     void watchedBy(SelectionKey platformKey) {
@@ -63,7 +100,7 @@ final class ExtendedSelectionKey extends AbstractSelectionKey {
         }
         synchronized (this) {
             try {
-                platformKey.interestOps(ops);
+                platformKey.interestOps(events == null ? ops : events.descriptorInterest(ops));
             } catch (CancelledKeyException closed) {
                 // The channel closed between the check above and here: its close cancels this key too.
                 throw new CancelledKeyException();
@@ -71,6 +108,11 @@ final class ExtendedSelectionKey extends AbstractSelectionKey {
             interestOps = ops;
         }
         return this;
+    }
+
+    /** The interest set without the validity check (for the selecting thread, which checked). */
+    int interestOpsNow() {
+        return interestOps;
     }
 
     @Override

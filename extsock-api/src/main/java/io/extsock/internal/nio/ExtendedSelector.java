@@ -20,7 +20,14 @@ import java.util.function.Consumer;
  * watching every channel's descriptor through one selector of the JDK's (an extsock channel's
  * through the JDK channel it runs on). Its keys, their sets and its selection follow {@link
  * Selector}'s contract: a key cancelled, or whose channel closed, leaves at the next selection;
- * a selection counts the keys whose ready sets it changed.
+ * a selection counts the keys whose ready sets it changed, and readiness is level-triggered.
+ *
+ * <p>A channel whose readiness comes from elsewhere too ({@link EventReadiness}: IWARP_MODE,
+ * whose socket the engine reads) says what to watch on its descriptor and what else is ready;
+ * its changes wake a selection in progress, and each selection looks at what such channels
+ * have ready before it blocks and after, so that nothing spins and nothing is missed. Those
+ * internal wake-ups that find nothing of interest do not end the selection: only readiness, the
+ * timeout, {@link #wakeup} and an interrupt do, as with the JDK's.
  *
  * <p>Locks, as the JDK's selector takes them: a selection holds the selector, then its
  * selected-key set; the cancelled-key set is taken alone.
@@ -32,10 +39,17 @@ public final class ExtendedSelector extends AbstractSelector {
     private final Set<SelectionKey> publicKeys = Collections.unmodifiableSet(keys);
     private final Set<SelectionKey> selected = new HashSet<>();
     private final Set<SelectionKey> publicSelected = new UngrowableSet<>(selected);
+    /** Keys whose channels have had readiness besides their descriptors'; looked at on every selection. */
+    private final Set<ExtendedSelectionKey> eventKeys = ConcurrentHashMap.newKeySet();
     /** The JDK selector's keys as a selection finds them, made once: no allocation per selection. */
     private final Consumer<SelectionKey> found = this::found;
-    /** Keys whose ready sets the selection in progress changed; the selecting thread only. */
+    /** Whether a selection is under way: only then does a channel's change wake the JDK's selector. */
+    private volatile boolean selecting;
+    /** The application called {@link #wakeup}: the selection under way, or the next, ends. */
+    private volatile boolean wokenUp;
+    /** The selecting thread only: keys whose ready sets the selection changed, and whether any was ready. */
     private int updated;
+    private boolean anyReady;
 
     /**
      * @param provider the provider that made it
@@ -49,12 +63,14 @@ public final class ExtendedSelector extends AbstractSelector {
     @Override
     protected SelectionKey register(AbstractSelectableChannel channel, int ops, Object attachment) {
         SelectableChannel watched = channel instanceof PlatformBacked backed ? backed.platformChannel() : channel;
+        EventReadiness events = channel instanceof EventReadiness readiness ? readiness : null;
         ensureOpen();
-        ExtendedSelectionKey key = new ExtendedSelectionKey(channel, this);
+        ExtendedSelectionKey key = new ExtendedSelectionKey(channel, this, events);
         key.attach(attachment);
         try {
             // The JDK's selector refuses a channel of another provider (IllegalSelectorException).
-            SelectionKey underneath = watched.register(platform, ops, key);
+            SelectionKey underneath = watched.register(platform, events == null ? ops : events.descriptorInterest(ops),
+                    key);
             key.watchedBy(underneath);
             if (channel instanceof PlatformBacked backed) {
                 backed.watchedBy(underneath);
@@ -65,8 +81,20 @@ public final class ExtendedSelector extends AbstractSelector {
             return key;
         }
         key.interestOpsRegistered(ops);
+        if (events != null) {
+            key.watching(events.watch(() -> changed(key)));
+        }
         keys.add(key);
         return key;
+    }
+
+    /** A channel's readiness or descriptor interest may have changed (any thread). */
+    private void changed(ExtendedSelectionKey key) {
+        key.markChanged();
+        eventKeys.add(key);
+        if (selecting) {
+            platform.wakeup();
+        }
     }
 
     @Override
@@ -100,15 +128,14 @@ public final class ExtendedSelector extends AbstractSelector {
         synchronized (this) {
             synchronized (publicSelected) {
                 cancelUnderneath();
+                updated = 0;
+                anyReady = false;
+                selecting = true;
                 begin();  // an interrupt wakes the selection, as the JDK's
                 try {
-                    updated = 0;
-                    if (timeout < 0) {
-                        platform.selectNow(found);
-                    } else {
-                        platform.select(found, timeout);
-                    }
+                    selectUnderneath(timeout);
                 } finally {
+                    selecting = false;
                     end();
                 }
                 deregisterCancelled();
@@ -117,20 +144,82 @@ public final class ExtendedSelector extends AbstractSelector {
         }
     }
 
-    /** A key of the JDK's selector is ready: its key here joins the selected set, or adds to its ready set. */
+    /**
+     * Selects on the JDK's selector until something is ready, the time is up, the application
+     * woke the selector or the thread was interrupted; a wake-up by a channel's change that
+     * brought nothing of interest selects again for the time left.
+     */
+    private void selectUnderneath(long timeout) throws IOException {
+        long deadline = timeout > 0 ? System.nanoTime() + timeout * 1_000_000 : 0;
+        lookAtEvents();
+        if (anyReady || timeout < 0) {
+            platform.selectNow(found);
+            lookAtEvents();
+            wokenUp = false;
+            return;
+        }
+        long wait = timeout;
+        while (true) {
+            platform.select(found, wait);
+            lookAtEvents();
+            if (anyReady || wokenUp || Thread.currentThread().isInterrupted()) {
+                wokenUp = false;
+                return;
+            }
+            if (deadline != 0) {
+                long remainingNanos = deadline - System.nanoTime();
+                if (remainingNanos <= 0) {
+                    return;
+                }
+                wait = Math.max(1, remainingNanos / 1_000_000);
+            }
+        }
+    }
+
+    /** A key of the JDK's selector is ready: what that means for its key here. */
     private void found(SelectionKey platformKey) {
         ExtendedSelectionKey key = (ExtendedSelectionKey) platformKey.attachment();
         if (!key.isValid()) {
             return;
         }
         int ready = platformKey.readyOps();
+        EventReadiness events = key.events();
+        ready(key, events == null ? ready : events.fromDescriptor(ready));
+    }
+
+    /**
+     * Looks at the channels whose readiness comes from elsewhere: a changed descriptor interest
+     * goes to the JDK's key, and what they have ready joins the selected set (each selection,
+     * as readiness is level-triggered).
+     */
+    private void lookAtEvents() {
+        for (ExtendedSelectionKey key : eventKeys) {
+            if (!key.isValid()) {
+                continue;
+            }
+            int interest = key.interestOpsNow();
+            if (key.takeChanged()) {
+                key.platformKey().interestOps(key.events().descriptorInterest(interest));
+            }
+            if (interest != 0) {
+                ready(key, key.events().readyOps(interest));
+            }
+        }
+    }
+
+    /** The key is ready for {@code ops}: it joins the selected set, or adds to its ready set. */
+    private void ready(ExtendedSelectionKey key, int ops) {
+        if (ops == 0) {
+            return;
+        }
+        anyReady = true;
         if (selected.add(key)) {
-            key.readyOps(ready);
+            key.readyOps(ops);
             updated++;
         } else {
             int before = key.readyOpsNow();
-            if ((before | ready) != before) {
-                key.readyOps(before | ready);
+            if ((before | ops) != before) {
+                key.readyOps(before | ops);
                 updated++;
             }
         }
@@ -141,10 +230,7 @@ public final class ExtendedSelector extends AbstractSelector {
         Set<SelectionKey> cancelled = cancelledKeys();
         synchronized (cancelled) {
             for (SelectionKey key : cancelled) {
-                SelectionKey underneath = ((ExtendedSelectionKey) key).platformKey();
-                if (underneath != null) {
-                    underneath.cancel();
-                }
+                ((ExtendedSelectionKey) key).cancelUnderneath();
             }
         }
     }
@@ -154,13 +240,12 @@ public final class ExtendedSelector extends AbstractSelector {
         Set<SelectionKey> cancelled = cancelledKeys();
         synchronized (cancelled) {
             for (SelectionKey key : cancelled) {
-                SelectionKey underneath = ((ExtendedSelectionKey) key).platformKey();
-                if (underneath != null) {
-                    underneath.cancel();  // cancelled after this selection began: the next one deregisters it there
-                }
-                keys.remove(key);
-                selected.remove(key);
-                deregister((ExtendedSelectionKey) key);
+                ExtendedSelectionKey leaving = (ExtendedSelectionKey) key;
+                leaving.cancelUnderneath();  // cancelled after this selection began: the next one deregisters it there
+                keys.remove(leaving);
+                selected.remove(leaving);
+                eventKeys.remove(leaving);
+                deregister(leaving);
             }
             cancelled.clear();
         }
@@ -168,20 +253,24 @@ public final class ExtendedSelector extends AbstractSelector {
 
     @Override
     public Selector wakeup() {
+        wokenUp = true;
         platform.wakeup();
         return this;
     }
 
     @Override
     protected void implCloseSelector() throws IOException {
-        platform.wakeup();
+        wakeup();
         synchronized (this) {
             synchronized (publicSelected) {
                 for (SelectionKey key : keys) {
-                    deregister((ExtendedSelectionKey) key);
+                    ExtendedSelectionKey leaving = (ExtendedSelectionKey) key;
+                    leaving.cancelUnderneath();
+                    deregister(leaving);
                 }
                 keys.clear();
                 selected.clear();
+                eventKeys.clear();
                 synchronized (cancelledKeys()) {
                     cancelledKeys().clear();
                 }
