@@ -3,6 +3,7 @@ package io.extsock.internal;
 import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpOptions;
 import io.extsock.spi.AcceptedAhead;
+import io.extsock.spi.DeviceSession;
 import io.extsock.spi.IwarpSession;
 import io.extsock.spi.SocketTransport;
 import io.extsock.verbs.IwarpConnection;
@@ -151,6 +152,27 @@ public final class ChannelSocketImpl extends SocketImpl {
         mode.acceptedAhead(connection);
     }
 
+    /** Makes this impl the accepted end of a connection on an RDMA device; its channel, never connected, carries nothing. */
+    void acceptedOnDevice(DeviceSession connection, Map<SocketOption<?>, Object> serverIwarpSettings) throws IOException {
+        try {
+            synchronized (stateLock) {
+                if (channel != null || closed) {
+                    throw new SocketException("Not a newly created SocketImpl");
+                }
+                channel = SocketChannel.open();
+                accepted = true;
+                address = connection.remoteAddress().getAddress();
+                port = connection.remoteAddress().getPort();
+                localport = connection.localAddress().getPort();
+                mode.inherit(serverIwarpSettings);
+            }
+            mode.runOnDevice(connection);
+        } catch (IOException | RuntimeException e) {
+            connection.stream().close();
+            throw e;
+        }
+    }
+
     /** Makes {@code connection} this impl's channel, once, as ServerSocket's accept expects of a new SocketImpl. */
     private void takeAccepted(SocketChannel connection, Map<SocketOption<?>, Object> serverIwarpSettings)
             throws IOException {
@@ -201,6 +223,11 @@ public final class ChannelSocketImpl extends SocketImpl {
             }
             address = target;
             port = isa.getPort();
+        }
+        Optional<InetSocketAddress> onDevice = mode.connectOnDevice(new InetSocketAddress(target, isa.getPort()), millis);
+        if (onDevice.isPresent()) {
+            localport = onDevice.get().getPort();
+            return;
         }
         boolean interrupted = InterruptShield.enter();
         try {
