@@ -1,6 +1,7 @@
 package io.extsock.internal;
 
 import io.extsock.IwarpOptions;
+import io.extsock.spi.DeviceSession;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketException;
@@ -155,7 +156,9 @@ final class ChannelSocketOptions {
                 case SocketOptions.SO_REUSEADDR:
                     return ch.getOption(StandardSocketOptions.SO_REUSEADDR);
                 case SocketOptions.SO_BINDADDR: {
-                    InetSocketAddress local = (InetSocketAddress) ch.getLocalAddress();
+                    InetSocketAddress local = mode.session() instanceof DeviceSession onDevice
+                            ? onDevice.localAddress()  // the device's connection; the channel never connected
+                            : (InetSocketAddress) ch.getLocalAddress();
                     return local != null ? local.getAddress() : new InetSocketAddress(0).getAddress();
                 }
                 case SocketOptions.SO_SNDBUF:
