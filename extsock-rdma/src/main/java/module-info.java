@@ -4,4 +4,7 @@
  * {@code --enable-native-access=io.extsock.rdma} (or {@code ALL-UNNAMED} on the class path).
  */
 module io.extsock.rdma {
+    requires io.extsock.api;
+
+    provides io.extsock.spi.IwarpProvider with io.extsock.rdma.provider.RdmaIwarpProvider;
 }

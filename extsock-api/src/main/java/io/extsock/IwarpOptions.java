@@ -3,6 +3,7 @@ package io.extsock;
 import io.extsock.internal.IwarpSocketOption;
 import io.extsock.verbs.IwarpSetup;
 import java.net.SocketOption;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -208,10 +209,25 @@ public final class IwarpOptions {
     public static final SocketOption<Boolean> NEGOTIATE_BEFORE_ACCEPT =
             new IwarpSocketOption<>("IWARP_NEGOTIATE_BEFORE_ACCEPT", Boolean.class);
 
+    /**
+     * Which iWARP carries a connection switched at connect or accept: the software engine over
+     * the host's TCP, or an RDMA device (an iWARP adapter, Linux siw) through a device provider
+     * such as extsock-rdma. Default {@link Provider#AUTO}. Must be set before connect (or, on an
+     * ExtendedServerSocket, before its first accept).
+     *
+     * <p>A device makes its own connections (rdma_cm resolves, connects and listens; the adapter
+     * owns the TCP connection), so only a socket with IWARP_MODE set before connect, or a server
+     * socket with IWARP_MODE set before its first accept, can run on one. IWARP_MODE set on a
+     * connected socket always switches on the software engine. The choice and the device show
+     * in {@code iwarp().settings()}.
+     */
+    public static final SocketOption<Provider> PROVIDER =
+            new IwarpSocketOption<>("IWARP_PROVIDER", Provider.class);
+
     /** Every option of this class that a connection takes (all but {@link #NEGOTIATE_BEFORE_ACCEPT}). */
     public static final Set<SocketOption<?>> ALL = Set.of(IWARP_MODE, CRC, MARKERS, IRD, ORD,
             MAX_FPDU_SIZE, MPA_REVISION, READY_TO_RECEIVE, MPA_TIMEOUT, PRIVATE_DATA, STREAMS, SETUP,
-            FALLBACK, FALLBACK_WAIT, SPIN_MICROS);
+            FALLBACK, FALLBACK_WAIT, SPIN_MICROS, PROVIDER);
 
     /** The zero-length message that tells the peer this side is ready (RFC 6581 section 4). */
     public enum ReadyToReceive {
@@ -223,6 +239,48 @@ public final class IwarpOptions {
         ZERO_LENGTH_SEND,
         /** No peer-to-peer mode: the responder must not send before the initiator does. */
         NONE
+    }
+
+    /** The values of {@link #PROVIDER}. */
+    public enum Provider {
+        /**
+         * A device when the address is on one and a device provider is present (a connecting
+         * socket: the route to the peer's address; a server socket: its bound address, a
+         * wildcard address being on none), else the software engine.
+         */
+        AUTO,
+        /** Always the software engine, over the host's TCP. */
+        SOFTWARE,
+        /**
+         * Always a device: connect or accept fails, naming why, when no device provider is
+         * present or the address is on no RDMA device, and a switch of a connected socket fails.
+         */
+        DEVICE;
+
+        /**
+         * The value's name as the command line and {@code settings()} write it.
+         *
+         * @return {@code auto}, {@code software} or {@code device}
+         */
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /**
+         * Reads a value as a person writes it.
+         *
+         * @param text {@code auto}, {@code software} or {@code device}, in any case
+         * @return the value
+         * @throws IllegalArgumentException naming the allowed values, for any other text
+         */
+        public static Provider parse(String text) {
+            for (Provider provider : values()) {
+                if (provider.label().equalsIgnoreCase(String.valueOf(text).trim())) {
+                    return provider;
+                }
+            }
+            throw new IllegalArgumentException(PROVIDER + " must be auto, software or device, not '" + text + "'");
+        }
     }
 
     private IwarpOptions() {

@@ -2,6 +2,7 @@ package io.extsock.internal;
 
 import io.extsock.IwarpOptions;
 import io.extsock.spi.AcceptedAhead;
+import io.extsock.spi.DeviceAcceptor;
 import io.extsock.spi.IwarpAcceptor;
 import java.io.IOException;
 import java.io.InputStream;
@@ -53,6 +54,8 @@ public final class ChannelServerSocketImpl extends SocketImpl {
     private volatile boolean negotiateBeforeAccept;
     /** With NEGOTIATE_BEFORE_ACCEPT, from the first accept on; guarded by stateLock. */
     private IwarpAcceptor acceptor;
+    /** Whether the connections run on an RDMA device (IwarpOptions.PROVIDER). */
+    private final DeviceListening device = new DeviceListening();
 
     @Override
     protected void create(boolean stream) throws IOException {
@@ -104,6 +107,11 @@ public final class ChannelServerSocketImpl extends SocketImpl {
             if (localport == 0) {
                 throw new SocketException("Not bound");
             }
+        }
+        DeviceAcceptor onDevice = device.acceptor(ch, Map.copyOf(iwarpSettings), backlog);
+        if (onDevice != null) {
+            ((ChannelSocketImpl) s).acceptedOnDevice(onDevice.take(timeout), Map.copyOf(iwarpSettings));
+            return;
         }
         if (negotiateBeforeAccept && Boolean.TRUE.equals(iwarpSettings.get(IwarpOptions.IWARP_MODE))) {
             acceptNegotiated((ChannelSocketImpl) s);
@@ -185,6 +193,7 @@ public final class ChannelServerSocketImpl extends SocketImpl {
             ch = channel;
             negotiating = acceptor;
         }
+        device.close();
         if (negotiating != null) {
             negotiating.close();  // closes the listener too
         }

@@ -3,6 +3,7 @@ package io.extsock.internal;
 import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpOptions;
 import io.extsock.spi.AcceptedAhead;
+import io.extsock.spi.DeviceSession;
 import io.extsock.spi.SocketTransport;
 import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
@@ -153,6 +154,27 @@ public final class ChannelSocketImpl extends SocketImpl {
         }
     }
 
+    /** Makes this impl the accepted end of a connection on an RDMA device; its channel, never connected, carries nothing. */
+    void acceptedOnDevice(DeviceSession connection, Map<SocketOption<?>, Object> serverIwarpSettings) throws IOException {
+        try {
+            synchronized (stateLock) {
+                if (channel != null || closed) {
+                    throw new SocketException("Not a newly created SocketImpl");
+                }
+                channel = SocketChannel.open();
+                accepted = true;
+                address = connection.remoteAddress().getAddress();
+                port = connection.remoteAddress().getPort();
+                localport = connection.localAddress().getPort();
+                mode.inherit(serverIwarpSettings);
+            }
+            mode.runOnDevice(connection);
+        } catch (IOException | RuntimeException e) {
+            connection.stream().close();
+            throw e;
+        }
+    }
+
     @Override
     protected void connect(String host, int port) throws IOException {
         connect(new InetSocketAddress(host, port), 0);
@@ -174,6 +196,11 @@ public final class ChannelSocketImpl extends SocketImpl {
             }
             address = target.getAddress();
             port = target.getPort();
+        }
+        Optional<InetSocketAddress> onDevice = mode.connectOnDevice(target, millis);
+        if (onDevice.isPresent()) {
+            localport = onDevice.get().getPort();
+            return;
         }
         try {
             ConnectRecipe.connectBlocking(ch, target, millis);

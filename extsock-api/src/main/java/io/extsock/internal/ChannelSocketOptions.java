@@ -1,6 +1,7 @@
 package io.extsock.internal;
 
 import io.extsock.IwarpOptions;
+import io.extsock.spi.DeviceSession;
 import java.io.IOException;
 import java.net.SocketException;
 import java.net.SocketOption;
@@ -109,6 +110,9 @@ final class ChannelSocketOptions {
                     return seconds == -1 ? Boolean.FALSE : (Object) seconds;
                 }
                 case SO_BINDADDR:
+                    if (mode.session() instanceof DeviceSession onDevice) {
+                        return onDevice.localAddress().getAddress();  // the device's connection; the channel never connected
+                    }
                     return SocketOptionTable.boundAddress(ch);
                 case SO_REUSEPORT:
                     requireReusePort(ch);

@@ -45,7 +45,8 @@ public final class IwarpOptionValues {
             Map.entry(IwarpOptions.SETUP, (IwarpSetup) connection -> { }),
             Map.entry(IwarpOptions.FALLBACK, false),
             Map.entry(IwarpOptions.FALLBACK_WAIT, 1_000),
-            Map.entry(IwarpOptions.SPIN_MICROS, spinMicrosProperty()));
+            Map.entry(IwarpOptions.SPIN_MICROS, spinMicrosProperty()),
+            Map.entry(IwarpOptions.PROVIDER, IwarpOptions.Provider.AUTO));
 
     private IwarpOptionValues() {
     }

@@ -3,6 +3,7 @@ package io.extsock.internal;
 import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpOptions;
 import io.extsock.spi.AcceptedAhead;
+import io.extsock.spi.DeviceSession;
 import io.extsock.spi.IwarpSession;
 import io.extsock.spi.NotAnIwarpPeerException;
 import io.extsock.spi.SocketTransport;
@@ -26,7 +27,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * socket, or on the first use of a socket accepted by an IWARP_MODE server), and, when the peer
  * is plain TCP and the application asked for {@link IwarpOptions#FALLBACK}, carries the socket
  * on as plain TCP: the octets the engine read come first (responder), or the socket connects
- * again (initiator).
+ * again (initiator). A socket with IWARP_MODE set before connect may instead connect on an RDMA
+ * device, as {@link IwarpOptions#PROVIDER} and {@link ProviderChooser} decide.
  */
 final class IwarpSwitch {
 
@@ -70,6 +72,52 @@ final class IwarpSwitch {
     IwarpSwitch(Socket socket, ConnectionPolicy policy) {
         this.socket = socket;
         this.policy = new PolicyDecision(policy);
+    }
+
+    /**
+     * Before connect: with IWARP_MODE set and a device chosen for {@code remote}, connects on
+     * the device instead of the socket's channel, which then carries nothing (the adapter owns
+     * the TCP connection). On failure the socket is closed.
+     *
+     * @return the device connection's local address; empty when the channel is to connect as usual
+     * @throws IOException the device's connect error, or why PROVIDER device found no device
+     */
+    Optional<InetSocketAddress> connectOnDevice(InetSocketAddress remote, int timeoutMillis) throws IOException {
+        if (!Boolean.TRUE.equals(settings.get(IwarpOptions.IWARP_MODE))) {
+            return Optional.empty();
+        }
+        lock.lock();
+        try {
+            Optional<ProviderChooser.DeviceChoice> choice = ProviderChooser.installed().choose(settings,
+                    remote.getAddress(), "the connection to " + SocketAddresses.hostAndPort(remote));
+            if (choice.isEmpty()) {
+                return Optional.empty();
+            }
+            Map<SocketOption<?>, Object> options = new HashMap<>(settings);
+            options.put(IwarpOptionValues.NO_EARLIER_STREAM, Boolean.TRUE);
+            DeviceSession connected = choice.get().provider().connect(remote, timeoutMillis, Map.copyOf(options));
+            runOnDevice(connected);
+            return Optional.of(connected.localAddress());
+        } catch (IOException | RuntimeException e) {
+            socket.closeOwner(e);
+            throw e;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * From now on the connection runs on a device: its stream carries the socket's bytes, and
+     * the socket's own channel, which carries nothing, closes with it.
+     */
+    void runOnDevice(DeviceSession connection) throws IOException {
+        Object spin = settings.get(IwarpOptions.SPIN_MICROS);
+        if (spin != null) {
+            connection.spinMicros((Integer) spin);
+        }
+        socket.carryOn(new DeviceTransport(connection.stream(), socket.channel()));
+        session = connection;
+        pending = false;
     }
 
     /** Whether the connection runs iWARP. */
@@ -158,6 +206,11 @@ final class IwarpSwitch {
             boolean on = (Boolean) value;
             if (!on && iwarpMode()) {
                 throw new SocketException("IWARP_MODE cannot be turned off: the connection runs iWARP");
+            }
+            if (on && socket.transport() != null && !pending
+                    && IwarpOptionValues.valueIn(settings, IwarpOptions.PROVIDER) == IwarpOptions.Provider.DEVICE) {
+                throw new SocketException("IWARP_PROVIDER is device, but this socket is connected over the host's TCP"
+                        + " already: a device makes its own connections, so set IWARP_MODE before connect");
             }
             IwarpOptionValues.store(settings, option, value);
             if (on && socket.transport() != null) {

@@ -1,15 +1,29 @@
 package io.extsock.spi;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.SocketOption;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * An iWARP implementation that can take over a connected TCP channel: the software engine of
- * extsock-core today, a kernel or adapter verbs binding tomorrow. Found with {@link
- * java.util.ServiceLoader}; the api module holds no engine of its own.
+ * An iWARP implementation, found with {@link java.util.ServiceLoader}; the api module holds no
+ * engine of its own. There are two kinds:
+ *
+ * <ul>
+ *   <li>A software engine (extsock-core's) takes over a connected TCP channel: {@link #attach}
+ *       and {@link #acceptAhead}.
+ *   <li>A device provider (extsock-rdma's, over rdma-core) runs connections on an RDMA device,
+ *       which makes its own connections: the adapter owns the TCP connection, so it cannot take
+ *       over a channel the JDK connected. It answers {@link #makesOwnConnections()} true and
+ *       implements {@link #deviceFor}, {@link #connect} and {@link #listen}; its {@code attach}
+ *       throws {@link UnsupportedOperationException}.
+ * </ul>
+ *
+ * <p>{@link io.extsock.IwarpOptions#PROVIDER} picks between them per connection.
  *
  * <p>This interface is young: it grows with the engine and is not yet a stable contract.
  */
@@ -73,5 +87,66 @@ public interface IwarpProvider {
     default IwarpAcceptor acceptAhead(ServerSocketChannel listener, Map<SocketOption<?>, Object> options, int backlog)
             throws IOException {
         throw new UnsupportedOperationException(name() + " cannot negotiate connections ahead of accept");
+    }
+
+    /**
+     * Whether this provider runs connections on an RDMA device and makes them itself ({@link
+     * #connect}, {@link #listen}) rather than taking over a channel ({@link #attach}).
+     *
+     * @return true for a device provider; false (the default) for a software engine
+     */
+    default boolean makesOwnConnections() {
+        return false;
+    }
+
+    /**
+     * The RDMA device a connection with {@code address} would run on: for a peer's address, the
+     * device of this host's route to it; for a local address, the device whose interface has it.
+     * A software engine runs on none.
+     *
+     * @param address a peer's address, or the local address a listener binds
+     * @return the device's name; empty when the address is on no RDMA device
+     * @throws IOException naming why the provider cannot run connections at all on this host (no
+     *         library, no device, no permission), with the fix
+     */
+    default Optional<String> deviceFor(InetAddress address) throws IOException {
+        return Optional.empty();
+    }
+
+    /**
+     * Connects to {@code remote} on the device of the route to it (the MPA initiator) and
+     * negotiates with {@code options}.
+     *
+     * @param remote        the peer's address, resolved
+     * @param timeoutMillis how long resolving and connecting may take; 0 for the options'
+     *                      MPA_TIMEOUT alone
+     * @param options       the iWARP options set on the socket, by option
+     * @return the connection, in IWARP_MODE
+     * @throws UnsupportedOperationException if this provider does not make its own connections
+     * @throws java.net.ConnectException if the peer refused or rejected the connection
+     * @throws java.net.SocketTimeoutException if it did not connect in time
+     * @throws IOException another failure, naming it; nothing is left open
+     */
+    default DeviceSession connect(InetSocketAddress remote, int timeoutMillis, Map<SocketOption<?>, Object> options)
+            throws IOException {
+        throw new UnsupportedOperationException(name() + " does not make its own connections: it takes over a"
+                + " connected channel (attach)");
+    }
+
+    /**
+     * Listens on {@code local} on its device (the MPA responder) and accepts every connection
+     * with {@code options}, ahead of the application's {@code accept}.
+     *
+     * @param local   the address and port to listen on; a wildcard address listens on every device
+     * @param backlog how many connections may wait to be taken
+     * @param options the iWARP options every connection negotiates with, by option
+     * @return the listener, already listening
+     * @throws UnsupportedOperationException if this provider does not make its own connections
+     * @throws IOException if it cannot listen (the port in use, no device), naming why
+     */
+    default DeviceAcceptor listen(InetSocketAddress local, int backlog, Map<SocketOption<?>, Object> options)
+            throws IOException {
+        throw new UnsupportedOperationException(name() + " does not make its own connections: it negotiates on"
+                + " channels the JDK accepted (acceptAhead)");
     }
 }

@@ -30,6 +30,19 @@ public final class RdmaConstants {
     // enum ibv_wc_status (verbs.h): 0 is success, the rest are the error causes.
     public static final int IBV_WC_SUCCESS = 0;
     public static final int IBV_WC_WR_FLUSH_ERR = 5;
+    public static final int IBV_WC_LOC_LEN_ERR = 1;
+    public static final int IBV_WC_LOC_QP_OP_ERR = 2;
+    public static final int IBV_WC_LOC_PROT_ERR = 4;
+    public static final int IBV_WC_BAD_RESP_ERR = 7;
+    public static final int IBV_WC_LOC_ACCESS_ERR = 8;
+    public static final int IBV_WC_REM_INV_REQ_ERR = 9;
+    public static final int IBV_WC_REM_ACCESS_ERR = 10;
+    public static final int IBV_WC_REM_OP_ERR = 11;
+    public static final int IBV_WC_RETRY_EXC_ERR = 12;
+    public static final int IBV_WC_REM_INV_RD_REQ_ERR = 15;
+    public static final int IBV_WC_REM_ABORT_ERR = 16;
+    public static final int IBV_WC_FATAL_ERR = 19;
+    public static final int IBV_WC_GENERAL_ERR = 21;
 
     // enum ibv_wc_opcode (verbs.h)
     public static final int IBV_WC_SEND = 0;
@@ -86,6 +99,19 @@ public final class RdmaConstants {
             Map.entry("IBV_ACCESS_REMOTE_READ", (long) IBV_ACCESS_REMOTE_READ),
             Map.entry("IBV_WC_SUCCESS", (long) IBV_WC_SUCCESS),
             Map.entry("IBV_WC_WR_FLUSH_ERR", (long) IBV_WC_WR_FLUSH_ERR),
+            Map.entry("IBV_WC_LOC_LEN_ERR", (long) IBV_WC_LOC_LEN_ERR),
+            Map.entry("IBV_WC_LOC_QP_OP_ERR", (long) IBV_WC_LOC_QP_OP_ERR),
+            Map.entry("IBV_WC_LOC_PROT_ERR", (long) IBV_WC_LOC_PROT_ERR),
+            Map.entry("IBV_WC_BAD_RESP_ERR", (long) IBV_WC_BAD_RESP_ERR),
+            Map.entry("IBV_WC_LOC_ACCESS_ERR", (long) IBV_WC_LOC_ACCESS_ERR),
+            Map.entry("IBV_WC_REM_INV_REQ_ERR", (long) IBV_WC_REM_INV_REQ_ERR),
+            Map.entry("IBV_WC_REM_ACCESS_ERR", (long) IBV_WC_REM_ACCESS_ERR),
+            Map.entry("IBV_WC_REM_OP_ERR", (long) IBV_WC_REM_OP_ERR),
+            Map.entry("IBV_WC_RETRY_EXC_ERR", (long) IBV_WC_RETRY_EXC_ERR),
+            Map.entry("IBV_WC_REM_INV_RD_REQ_ERR", (long) IBV_WC_REM_INV_RD_REQ_ERR),
+            Map.entry("IBV_WC_REM_ABORT_ERR", (long) IBV_WC_REM_ABORT_ERR),
+            Map.entry("IBV_WC_FATAL_ERR", (long) IBV_WC_FATAL_ERR),
+            Map.entry("IBV_WC_GENERAL_ERR", (long) IBV_WC_GENERAL_ERR),
             Map.entry("IBV_WC_SEND", (long) IBV_WC_SEND),
             Map.entry("IBV_WC_RDMA_WRITE", (long) IBV_WC_RDMA_WRITE),
             Map.entry("IBV_WC_RDMA_READ", (long) IBV_WC_RDMA_READ),

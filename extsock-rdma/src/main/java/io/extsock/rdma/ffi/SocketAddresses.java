@@ -5,6 +5,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.Inet4Address;
 import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.net.InetSocketAddress;
 import java.nio.ByteOrder;
 
@@ -48,5 +50,31 @@ public final class SocketAddresses {
         MemorySegment.copy(v6.getAddress(), 0, sin6, ValueLayout.JAVA_BYTE, 8, 16);
         sin6.set(ValueLayout.JAVA_INT, 24, v6.getScopeId());
         return sin6;
+    }
+
+    /**
+     * Reads a {@code struct sockaddr_in} or {@code struct sockaddr_in6}, as librdmacm fills an
+     * identifier's source and destination.
+     *
+     * @param sockaddr at least the struct's size
+     * @return the address
+     * @throws IllegalArgumentException for another family
+     */
+    public static InetSocketAddress from(MemorySegment sockaddr) {
+        int family = sockaddr.get(ValueLayout.JAVA_SHORT, 0);
+        int port = Short.toUnsignedInt(sockaddr.get(PORT, 2));
+        byte[] octets;
+        if (family == RdmaConstants.AF_INET) {
+            octets = sockaddr.asSlice(4, 4).toArray(ValueLayout.JAVA_BYTE);
+        } else if (family == RdmaConstants.AF_INET6) {
+            octets = sockaddr.asSlice(8, 16).toArray(ValueLayout.JAVA_BYTE);
+        } else {
+            throw new IllegalArgumentException("not an IPv4 or IPv6 socket address: family " + family);
+        }
+        try {
+            return new InetSocketAddress(InetAddress.getByAddress(octets), port);
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException(e);  // cannot happen: the length is 4 or 16
+        }
     }
 }

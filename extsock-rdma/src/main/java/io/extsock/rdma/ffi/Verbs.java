@@ -172,6 +172,24 @@ public final class Verbs {
         }
     }
 
+    /**
+     * The name of an open device, as {@code ibv_devices} lists it.
+     *
+     * @param context a {@code struct ibv_context *}
+     * @return {@code ibv_get_device_name(context->device)}
+     */
+    public String deviceNameOf(MemorySegment context) {
+        MemorySegment device = context.reinterpret(RdmaStructs.IBV_CONTEXT.layout().byteSize())
+                .get(C_POINTER, RdmaStructs.IBV_CONTEXT.offset("device"));
+        try {
+            return deviceName(device);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable thrown) {
+            throw rethrow(thrown);
+        }
+    }
+
     private String deviceName(MemorySegment device) throws Throwable {
         return NativeCalls.string((MemorySegment) getDeviceName.invokeExact(device));
     }

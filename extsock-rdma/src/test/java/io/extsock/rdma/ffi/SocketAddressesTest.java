@@ -46,4 +46,24 @@ class SocketAddressesTest {
             assertEquals("the address rdma.example/<unresolved>:1 is not resolved", refused.getMessage());
         }
     }
+
+    @Test
+    void whatLibrdmacmFillsReadsBackAsTheAddress() throws Exception {
+        try (Arena arena = Arena.ofConfined()) {
+            InetSocketAddress v4 = new InetSocketAddress(InetAddress.getByName("10.0.2.15"), 65_000);
+            InetSocketAddress v6 = new InetSocketAddress(InetAddress.getByName("2001:db8::7"), 7471);
+            assertEquals(v4, SocketAddresses.from(SocketAddresses.of(v4, arena)));
+            assertEquals(v6, SocketAddresses.from(SocketAddresses.of(v6, arena)));
+        }
+    }
+
+    @Test
+    void anotherFamilyIsNamed() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment unix = arena.allocate(SocketAddresses.SOCKADDR_IN6_SIZE);
+            unix.set(ValueLayout.JAVA_SHORT, 0, (short) 1);
+            assertEquals("not an IPv4 or IPv6 socket address: family 1",
+                    assertThrows(IllegalArgumentException.class, () -> SocketAddresses.from(unix)).getMessage());
+        }
+    }
 }
