@@ -21,7 +21,7 @@ public final class IwarpStream implements SocketTransport {
 
     /**
      * Stream receive buffers each end posts at first, at most, and their size. At least 4 at
-     * first: DATA leaves one credit for credit messages ({@code StreamOutput.RESERVE}) and
+     * first: DATA leaves one credit for credit messages ({@code PeerWindow.RESERVE}) and
      * credits go back in batches of half the window, which with fewer would be one buffer. At
      * most 16 (1 MiB): 64 was tried. An echo on one long connection gained by it, but
      * the paired echo benchmark ({@code StreamEchoOverhead}) showed no gain and the demo's echo,

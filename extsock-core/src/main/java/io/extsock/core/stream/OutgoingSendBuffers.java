@@ -33,7 +33,7 @@ import java.util.Arrays;
  */
 final class OutgoingSendBuffers {
 
-    private static final int DATA_SLOTS = StreamOutput.MAX_DATA_SENDS_IN_FLIGHT;
+    private static final int DATA_SLOTS = PeerWindow.MAX_DATA_SENDS_IN_FLIGHT;
     private static final int CREDIT_SLOT = DATA_SLOTS;
     private static final int FIN_SLOT = DATA_SLOTS + 1;
     private static final int SLOTS = DATA_SLOTS + 2;

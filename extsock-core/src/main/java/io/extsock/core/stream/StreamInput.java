@@ -198,7 +198,7 @@ final class StreamInput implements WorkCompleter {
                     }
                 }
             } else if (type == StreamHeader.CREDIT) {
-                repostReserve = true;  // the peer spent no credit on it (StreamOutput.RESERVE)
+                repostReserve = true;  // the peer spent no credit on it (PeerWindow.RESERVE)
             } else if (type == StreamHeader.DATA || type == StreamHeader.FIN) {
                 if (type == StreamHeader.FIN) {
                     peerFinished = true;

@@ -162,7 +162,7 @@ class SmallWriteBatchTest extends OnStreamPair {
         OwnThread.run("small-writer", () -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
         long started = System.nanoTime();
         OwnThread.run("small-writer", writer::close).get(20, TimeUnit.SECONDS);
-        assertTrue(System.nanoTime() - started >= StreamOutput.CLOSE_FLUSH_NANOS, "the close waited for room");
+        assertTrue(System.nanoTime() - started >= BatchSending.CLOSE_FLUSH_NANOS, "the close waited for room");
         byte[] received = new byte[SMALL];
         int whole = 0;
         try {
