@@ -32,9 +32,9 @@ final class StreamOutput {
      * The longest write copied into the {@link SmallWriteBatch} when credits run low: small
      * writes, for which a Send each would waste the peer's buffers, not bulk ones, which fill
      * them and must not pay a copy. As long as what the receiving end copies behind unread bytes
-     * ({@link StreamInput#MAX_APPENDED}): a {@code BufferedOutputStream}'s flushes are batched.
+     * ({@link FilledBuffers#MAX_APPENDED}): a {@code BufferedOutputStream}'s flushes are batched.
      */
-    static final int MAX_BATCHED_WRITE = StreamInput.MAX_APPENDED;
+    static final int MAX_BATCHED_WRITE = FilledBuffers.MAX_APPENDED;
 
     private final QueuePair queuePair;
     /** The engine's wait: a blocked writer makes the connection progress while it waits. */

@@ -135,7 +135,6 @@ class StreamSendHeaderFuzzTest {
                 IwarpStream.MAX_RECEIVE_BUFFERS, BUFFER_SIZE, new byte[0], output);
         output.connect(stream);
         stream.postAll();
-        ByteBuffer[] buffers = (ByteBuffer[]) field(StreamInput.class, "buffers").get(stream);
         boolean peerReadsNothing = random.nextInt(4) == 0;
 
         boolean[] posted = new boolean[IwarpStream.MAX_RECEIVE_BUFFERS];
@@ -176,7 +175,7 @@ class StreamSendHeaderFuzzTest {
             int tag = (int) (long) receiveTag.get(work);
             assertTrue(posted[tag], "buffer " + tag + " was not posted");
             boolean breaks = breaksTheProtocol(message, finished, output.creditsNow());
-            buffers[tag].clear().put(message);
+            stream.receiveBuffer(tag).clear().put(message);
             stream.complete(completion(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length, false, 0, null));
             if (breaks) {
                 failed = true;
@@ -189,7 +188,7 @@ class StreamSendHeaderFuzzTest {
             if (type == StreamHeader.DATA) {
                 int payload = length - StreamHeader.LENGTH;
                 int[] last = filled.peekLast();
-                if (last != null && payload <= StreamInput.MAX_APPENDED && BUFFER_SIZE - last[2] >= payload) {
+                if (last != null && payload <= FilledBuffers.MAX_APPENDED && BUFFER_SIZE - last[2] >= payload) {
                     last[1] += payload;  // appended behind the unread bytes; its own buffer is posted again
                     last[2] += payload;
                 } else {
