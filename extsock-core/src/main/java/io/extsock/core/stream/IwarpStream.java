@@ -84,6 +84,21 @@ public final class IwarpStream implements SocketTransport {
         return output.creditsNow();
     }
 
+    /** Credits the writing end received from the peer since the start. */
+    long writerCreditsReceived() {
+        return output.creditsReceived();
+    }
+
+    /** Credits the reading end gave the peer in its Sends since the start. */
+    long readerCreditsSent() {
+        return input.creditsSent();
+    }
+
+    /** Credits the reading end decided on that go to the peer without another read ({@link OwedCredits#onTheirWay}). */
+    int readerCreditsOnTheirWay() {
+        return input.creditsOnTheirWay();
+    }
+
     /** Octets of small writes waiting for the peer's window ({@link SmallWriteBatch}). */
     int batchedOctets() {
         return output.batchedOctets();

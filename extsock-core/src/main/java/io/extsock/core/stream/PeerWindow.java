@@ -45,6 +45,8 @@ final class PeerWindow {
     /** DATA Sends posted and completed since the start: which one carries the batch, and when it left. */
     private long dataSendsPosted;
     private long dataSendsCompleted;
+    /** Credits the peer returned since the start. */
+    private long creditsReceived;
 
     /** @param credits the receive buffers the peer announced */
     PeerWindow(int credits) {
@@ -118,6 +120,11 @@ final class PeerWindow {
     void returned(int count) {
         credits += count;
         window = Math.max(window, credits);
+        creditsReceived += count;
+    }
+
+    long creditsReceived() {
+        return creditsReceived;
     }
 
     /**

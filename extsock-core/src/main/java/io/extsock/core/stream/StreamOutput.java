@@ -22,9 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * or when it is full, before anything written after it. Shutting output down sends it first;
  * closing gives it {@link BatchSending#CLOSE_FLUSH_NANOS} to go ({@link BatchSending}).
  *
- * <p>Its parts: what it knows of the peer's window ({@link PeerWindow}), how writes answer once
- * the peer ended TCP ({@link PeerEnd}), and its Sends on the queue pair ({@link StreamSends}).
- * They share this object's monitor.
+ * <p>Its parts, which share this object's monitor: the peer's window ({@link PeerWindow}), the
+ * answers once the peer ended TCP ({@link PeerEnd}), its Sends ({@link StreamSends}).
  */
 final class StreamOutput {
 
@@ -310,6 +309,11 @@ final class StreamOutput {
     /** Credits this writer holds now. */
     synchronized int creditsNow() {
         return peerWindow.credits();
+    }
+
+    /** Credits the peer returned since the stream started. */
+    synchronized long creditsReceived() {
+        return peerWindow.creditsReceived();
     }
 
     /** Whether a DATA or FIN Send may go (or waiting for one is over: the stream failed or closed). */
