@@ -23,19 +23,16 @@ public final class IwarpStream implements SocketTransport {
      * Stream receive buffers each end posts at first, at most, and their size. At least 4 at
      * first: DATA leaves one credit for credit messages ({@code PeerWindow.RESERVE}) and
      * credits go back in batches of half the window, which with fewer would be one buffer. At
-     * most 16 (1 MiB): 64 was tried. An echo on one long connection gained by it, but
-     * the paired echo benchmark ({@code StreamEchoOverhead}) showed no gain and the demo's echo,
-     * whose client makes and checks every byte, lost a tenth: with 4 MiB in flight the copies
-     * no longer found the data in the cache.
+     * most 16 (1 MiB): a larger window gains nothing in the paired echo benchmark ({@code
+     * StreamEchoOverhead}), and an echo whose client makes and checks every byte loses by it
+     * (with 4 MiB in flight the copies no longer find the data in the cache).
      */
     public static final int RECEIVE_BUFFERS = 4;
     public static final int MAX_RECEIVE_BUFFERS = 16;
     /**
      * Stream octets one receive buffer holds: 64 KiB, behind the stream header. A 64 KiB write,
-     * what a file copy or a bulk writer makes, then goes as one Send. With 64 KiB buffers,
-     * header included, it went as two, the second carrying 4 octets and costing a credit, a
-     * receive and an FPDU of its own: the demo's echo, warm, ran at 0.77-0.78x plain TCP then,
-     * 0.85-0.86x now.
+     * what a file copy or a bulk writer makes, then goes as one Send, not as a full one and one
+     * of 4 octets that costs a credit, a receive and an FPDU of its own.
      */
     public static final int BUFFER_DATA = 64 * 1024;
     public static final int BUFFER_SIZE = BUFFER_DATA + StreamHeader.LENGTH;

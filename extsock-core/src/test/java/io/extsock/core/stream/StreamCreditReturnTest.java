@@ -8,10 +8,9 @@ import org.junit.jupiter.api.Test;
 /**
  * An end can always return the credits it owes: a CREDIT message spends no credit (it goes into
  * the buffer DATA and FIN leave, PeerWindow.RESERVE), and the peer posts its buffer again
- * without owing a credit for it. Before, a CREDIT spent the last credit and came back as one
- * more owed, and the demo's stream echo (a client writing and reading on two threads, a server
- * echoing on one) once hung for good: the client with no credit and 15 owed, the server with one
- * credit, two owed, and a writer that needed two.
+ * without owing a credit for it. Were a CREDIT to spend the last credit, two ends whose writers
+ * wait for each other's credits (one with none and credits owed, the other with one credit,
+ * credits owed, and a writer that needs two) could never tell each other.
  */
 class StreamCreditReturnTest {
 

@@ -45,9 +45,9 @@ import org.junit.jupiter.api.Timeout;
  * harness is another's. The queue pair here is real but driven by a driver that never blocks.
  * Our own Sends complete at once, as to a peer that reads its socket, or, for a quarter of the
  * inputs, never, as to a peer that reads nothing: then our credit updates must not pile up in
- * the send queue (at most one CREDIT is outstanding; before, the queue filled and posting threw
- * IllegalStateException on the receive path: input {@code 0004e09b0200fffd}, one CREDIT message
- * repeated 57499 times).
+ * the send queue (at most one CREDIT is outstanding; a full queue would make posting throw
+ * IllegalStateException on the receive path, as for input {@code 0004e09b0200fffd}, one CREDIT
+ * message repeated 57499 times).
  */
 @Tag("stress")
 @Timeout(value = 30, unit = TimeUnit.MINUTES)  // per test: a hang fails; the long runs' largest surface takes minutes
@@ -69,9 +69,9 @@ class StreamSendHeaderFuzzTest {
     // ---- regressions: what the fuzzer found -------------------------------------------------
 
     /**
-     * One CREDIT message returning 65533 credits, 57499 times: the writer's credits overflowed
-     * to negative and every write then waited for ever. Now the first one ends the connection:
-     * no peer has more than a receive queue's 512 buffers posted.
+     * One CREDIT message returning 65533 credits, 57499 times: summed without a bound, the
+     * writer's credits would overflow to negative and every write wait for ever. The first one
+     * ends the connection: no peer has more than a receive queue's 512 buffers posted.
      */
     @Test
     void creditsPastAnyWindowFailTheStream_0004e09b0200fffd() throws Exception {

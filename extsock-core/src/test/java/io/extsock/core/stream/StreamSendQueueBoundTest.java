@@ -17,9 +17,8 @@ class StreamSendQueueBoundTest {
     /**
      * A peer that reads nothing and floods us with CREDIT messages, returning a credit on every
      * other one while that keeps our credits within any window: each one's buffer is posted
-     * again at once and owes the peer nothing (PeerWindow.RESERVE), so none is answered.
-     * Before, every two of them queued one more credit update of ours until the send queue was
-     * full; then one CREDIT answered each, outstanding one at a time.
+     * again at once and owes the peer nothing (PeerWindow.RESERVE), so none is answered, and
+     * no credit update of ours piles up in the send queue.
      */
     @Test
     void aCreditFloodIsNotAnswered() throws Exception {
