@@ -21,21 +21,18 @@ public final class IwarpStream implements SocketTransport {
 
     /**
      * Stream receive buffers each end posts at first, at most, and their size. At least 4 at
-     * first: DATA leaves one credit for credit messages ({@code StreamOutput.RESERVE}) and
+     * first: DATA leaves one credit for credit messages ({@code PeerWindow.RESERVE}) and
      * credits go back in batches of half the window, which with fewer would be one buffer. At
-     * most 16 (1 MiB): 64 was tried. An echo on one long connection gained by it, but
-     * the paired echo benchmark ({@code StreamEchoOverhead}) showed no gain and the demo's echo,
-     * whose client makes and checks every byte, lost a tenth: with 4 MiB in flight the copies
-     * no longer found the data in the cache.
+     * most 16 (1 MiB): a larger window gains nothing in the paired echo benchmark ({@code
+     * StreamEchoOverhead}), and an echo whose client makes and checks every byte loses by it
+     * (with 4 MiB in flight the copies no longer find the data in the cache).
      */
     public static final int RECEIVE_BUFFERS = 4;
     public static final int MAX_RECEIVE_BUFFERS = 16;
     /**
      * Stream octets one receive buffer holds: 64 KiB, behind the stream header. A 64 KiB write,
-     * what a file copy or a bulk writer makes, then goes as one Send. With 64 KiB buffers,
-     * header included, it went as two, the second carrying 4 octets and costing a credit, a
-     * receive and an FPDU of its own: the demo's echo, warm, ran at 0.77-0.78x plain TCP then,
-     * 0.85-0.86x now.
+     * what a file copy or a bulk writer makes, then goes as one Send, not as a full one and one
+     * of 4 octets that costs a credit, a receive and an FPDU of its own.
      */
     public static final int BUFFER_DATA = 64 * 1024;
     public static final int BUFFER_SIZE = BUFFER_DATA + StreamHeader.LENGTH;
@@ -84,6 +81,21 @@ public final class IwarpStream implements SocketTransport {
         return output.creditsNow();
     }
 
+    /** Credits the writing end received from the peer since the start. */
+    long writerCreditsReceived() {
+        return output.creditsReceived();
+    }
+
+    /** Credits the reading end gave the peer in its Sends since the start. */
+    long readerCreditsSent() {
+        return input.creditsSent();
+    }
+
+    /** Credits the reading end decided on that go to the peer without another read ({@link OwedCredits#onTheirWay}). */
+    int readerCreditsOnTheirWay() {
+        return input.creditsOnTheirWay();
+    }
+
     /** Octets of small writes waiting for the peer's window ({@link SmallWriteBatch}). */
     int batchedOctets() {
         return output.batchedOctets();
@@ -106,7 +118,15 @@ public final class IwarpStream implements SocketTransport {
 
     /** Whether a write of one byte returns without waiting for the peer (or fails at once). */
     public boolean writable() {
-        return output.writableWithoutWaiting();
+        return output.writableOctets() > 0;
+    }
+
+    /**
+     * How many octets a write takes now without waiting for the peer: what a non-blocking
+     * channel writes at most (a write that would fail at once counts as taking any length).
+     */
+    public int writableOctets() {
+        return output.writableOctets();
     }
 
     @Override

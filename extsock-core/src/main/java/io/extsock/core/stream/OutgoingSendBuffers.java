@@ -6,7 +6,7 @@ import java.util.Arrays;
 /**
  * The buffers each stream Send goes out from, reused so that a Send allocates nothing: a slot
  * for each Send that can be outstanding at once, each a header and (for DATA) a view of the
- * writer's array. DATA Sends take the first {@link StreamOutput#MAX_DATA_SENDS_IN_FLIGHT}
+ * writer's array. DATA Sends take the first {@link PeerWindow#MAX_DATA_SENDS_IN_FLIGHT}
  * slots in turn, from the first again whenever no other DATA Send is outstanding; the CREDIT
  * Send has the next slot, the FIN the last.
  *
@@ -33,7 +33,7 @@ import java.util.Arrays;
  */
 final class OutgoingSendBuffers {
 
-    private static final int DATA_SLOTS = StreamOutput.MAX_DATA_SENDS_IN_FLIGHT;
+    private static final int DATA_SLOTS = PeerWindow.MAX_DATA_SENDS_IN_FLIGHT;
     private static final int CREDIT_SLOT = DATA_SLOTS;
     private static final int FIN_SLOT = DATA_SLOTS + 1;
     private static final int SLOTS = DATA_SLOTS + 2;
@@ -47,7 +47,7 @@ final class OutgoingSendBuffers {
      * The slot of the next Send of this type.
      *
      * @param dataSendsOutstanding DATA Sends posted and not completed, counting this one if it is
-     *     DATA (at least 1 then, at most {@link StreamOutput#MAX_DATA_SENDS_IN_FLIGHT})
+     *     DATA (at least 1 then, at most {@link PeerWindow#MAX_DATA_SENDS_IN_FLIGHT})
      */
     int take(int type, int dataSendsOutstanding) {
         switch (type) {

@@ -3,9 +3,9 @@ package io.extsock.core.stream;
 /**
  * Small writes made while half the peer's window or more is spent, copied into one buffer that
  * goes out as a single DATA Send when credits come back (or when it is full), as TCP's send
- * buffer gathers them into segments. Without it each small write took a credit, a whole receive
- * buffer of the peer's, and waited for it: 4 KiB writes moved 0.07x of plain TCP's bandwidth, a
- * few of them in flight at a time.
+ * buffer gathers them into segments. Without it each small write would take a credit, a whole
+ * receive buffer of the peer's, and wait for it: 4 KiB writes would move a small fraction of
+ * plain TCP's bandwidth, a few of them in flight at a time.
  *
  * <p>One buffer, made on first use and kept (as TCP keeps its send buffer): while its Send is on
  * its way (posted, not yet handed to TCP), nothing is added to it, and small writes wait for
@@ -31,6 +31,11 @@ final class SmallWriteBatch {
     /** Octets waiting to be sent. */
     int length() {
         return length;
+    }
+
+    /** How many more octets, up to {@code most}, would fit now (none while the buffer's Send is on its way). */
+    int room(int most) {
+        return carriedBy == 0 ? Math.min(most, capacity - length) : 0;
     }
 
     /** Whether {@code len} more octets would fit now (none while the buffer's Send is on its way). */

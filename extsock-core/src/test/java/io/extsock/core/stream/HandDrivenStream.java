@@ -14,7 +14,6 @@ import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.WorkOpcode;
 import java.lang.reflect.Field;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
@@ -44,7 +43,6 @@ final class HandDrivenStream {
     final ArrayDeque<?> inFlight;
     final ArrayDeque<?> receiveQueue;
     Peer onWait = HandDrivenStream::readEverySendReturningItsBuffer;
-    private final ByteBuffer[] buffers;
     private final Field receiveTag;
     private final Field sendCompleter;
     private final Field sendTag;
@@ -59,7 +57,6 @@ final class HandDrivenStream {
         output.connect(input);
         input.postAll();
         driver.stream = this;
-        buffers = (ByteBuffer[]) field(StreamInput.class, "buffers").get(input);
         inFlight = (ArrayDeque<?>) field(QueuePair.class, "inFlight").get(queuePair);
         receiveQueue = (ArrayDeque<?>) field(QueuePair.class, "receiveQueue").get(queuePair);
         receiveTag = field(Class.forName("io.extsock.core.verbs.ReceiveWork"), "tag");
@@ -93,7 +90,7 @@ final class HandDrivenStream {
     private void arrive(int type, int creditsReturned, int payload) throws ReflectiveOperationException {
         Object work = receiveQueue.poll();
         int tag = (int) (long) receiveTag.get(work);
-        StreamHeader.put(buffers[tag].clear(), type, 0, creditsReturned);
+        StreamHeader.put(input.receiveBuffer(tag).clear(), type, 0, creditsReturned);
         input.complete(completion(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, StreamHeader.LENGTH + payload,
                 false, 0, null));
     }
@@ -124,10 +121,8 @@ final class HandDrivenStream {
         return output.creditsNow();
     }
 
-    int creditsOwed() throws ReflectiveOperationException {
-        synchronized (input) {
-            return (int) field(StreamInput.class, "creditsToReturn").get(input);
-        }
+    int creditsOwed() {
+        return input.creditsOwed();
     }
 
     /** The default peer: reads our Sends one by one, returning each one's buffer, until the condition holds. */

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The hand-driven stream's own contract: nothing but the test drives it, so a wait the peer leaves
- * unmet can never end. Before, such a read spun for good and hung the whole suite (interrupts
- * do not end it); now it fails the test that caused it.
+ * unmet can never end, and interrupts do not end it: such a wait fails the test that caused it
+ * rather than hang the suite.
  */
 class HandDrivenStreamTest {
 

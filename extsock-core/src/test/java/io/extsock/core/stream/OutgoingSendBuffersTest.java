@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  */
 class OutgoingSendBuffersTest {
 
-    private static final int MAX_OUTSTANDING = StreamOutput.MAX_DATA_SENDS_IN_FLIGHT;
+    private static final int MAX_OUTSTANDING = PeerWindow.MAX_DATA_SENDS_IN_FLIGHT;
 
     @Test
     void aWriterThatWaitsForEachSendUsesOneSlotAndItsBuffers() {

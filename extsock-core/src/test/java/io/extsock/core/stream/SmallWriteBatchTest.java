@@ -2,13 +2,17 @@ package io.extsock.core.stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.extsock.core.ThreadProbe;
 import io.extsock.verbs.MessageType;
 import java.io.IOException;
 import java.security.MessageDigest;
 import java.util.Random;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -28,6 +32,8 @@ class SmallWriteBatchTest extends OnStreamPair {
     private static final int READ_TIMEOUT_MILLIS = 20_000;
     /** Writes of {@link #SMALL} bytes a full batch holds. */
     private static final int BATCH_WRITES = IwarpStream.BUFFER_DATA / SMALL;
+    /** How long a test waits for the stream to reach the state it checks, at most. */
+    private static final long PATIENCE_NANOS = TimeUnit.SECONDS.toNanos(20);
 
     /**
      * The reader reads nothing while the writer writes until its batch is full: the writes that
@@ -70,7 +76,8 @@ class SmallWriteBatchTest extends OnStreamPair {
     @Test
     void smallAndLargeWritesKeepTheirOrder() throws Exception {
         long total = 16L << 20;
-        CompletableFuture<byte[]> writing = CompletableFuture.supplyAsync(() -> {
+        CompletableFuture<byte[]> writing = new CompletableFuture<>();
+        Thread writerThread = new Thread(() -> {
             try {
                 MessageDigest digest = MessageDigest.getInstance("SHA-256");
                 Random random = new Random(13);
@@ -84,17 +91,19 @@ class SmallWriteBatchTest extends OnStreamPair {
                     writer.write(buffer, 0, size);
                     written += size;
                 }
-                return digest.digest();
-            } catch (Exception e) {
-                throw new RuntimeException(e);
+                writing.complete(digest.digest());
+            } catch (Throwable e) {
+                writing.completeExceptionally(e);
             }
-        });
+        }, "small-and-large-writer");
+        writerThread.setDaemon(true);
+        writerThread.start();
         MessageDigest digest = MessageDigest.getInstance("SHA-256");
         Random random = new Random(17);
         byte[] buffer = new byte[100 * 1024];
         for (long received = 0; received < total; ) {
             if (random.nextInt(200) == 0) {
-                Thread.sleep(5);  // the window fills, and writes go into the batch
+                awaitTheWindowFull(writerThread, writing);  // and writes go into the batch meanwhile
             }
             int n = reader.read(buffer, 0, (int) Math.min(1 + random.nextInt(buffer.length), total - received), READ_TIMEOUT_MILLIS);
             assertTrue(n > 0, "end of stream after " + received + " bytes");
@@ -104,11 +113,19 @@ class SmallWriteBatchTest extends OnStreamPair {
         assertArrayEquals(writing.get(20, TimeUnit.SECONDS), digest.digest());
     }
 
+    /** Returns once the writer waits for credits (the reader reads nothing meanwhile), or has written everything. */
+    private static void awaitTheWindowFull(Thread writerThread, CompletableFuture<byte[]> writing)
+            throws InterruptedException {
+        ThreadProbe.awaitStack(writerThread, "waiting for credits in its write", stack -> writing.isDone()
+                || ThreadProbe.isWaiting(writerThread, stack)
+                && ThreadProbe.inside(stack, "io.extsock.core.stream.WriterWaits", "forCredits"));
+    }
+
     /**
      * A write of two full Sends and a small tail on a fresh connection, which spends half the
      * window: the tail goes in a Send of its own, at once, for only a small write waits in the
-     * batch while credits are merely low (a large write's tail waited there for the credits its
-     * own Sends had spent, and pinned 64 KiB stream bandwidth halved). A small write after it
+     * batch while credits are merely low (a large write's tail would wait there for the credits
+     * its own Sends had spent, halving bulk stream bandwidth). A small write after it
      * does wait in the batch. The reader gets every byte, in order.
      */
     @Test
@@ -130,26 +147,48 @@ class SmallWriteBatchTest extends OnStreamPair {
         assertArrayEquals(expected, received);
     }
 
-    /** Shutting output down sends the batch first: the reader gets every byte, then end of stream. */
+    /**
+     * Shutting output down sends the batch first, waiting for room for it: the reader, which
+     * starts reading only once the shutdown waits, gets every byte, then end of stream.
+     */
     @Test
     void shutdownOutputSendsTheBatchBeforeTheFin() throws Exception {
         AtomicInteger writes = new AtomicInteger();
         OwnThread.run("small-writer", () -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
-        CompletableFuture<Void> shuttingDown = OwnThread.run("small-writer", writer::shutdownOutput);  // waits for room for the batch
+        BlockingQueue<Thread> shutter = new LinkedBlockingQueue<>();
+        CompletableFuture<Void> shuttingDown = OwnThread.run("small-writer", () -> {
+            shutter.add(Thread.currentThread());
+            writer.shutdownOutput();
+        });
+        awaitWaitingForRoomForTheBatch(shutter.take(), shuttingDown);
         readEveryWriteThenEnd(writes, shuttingDown);
     }
 
     /**
      * Closing sends the batch if the peer makes room for it within the close's wait: the reader,
-     * which starts reading only after the close began, gets every byte, then end of stream.
+     * which starts reading only once the close waits, gets every byte, then end of stream.
      */
     @Test
     void closeSendsTheBatchIfThePeerReadsInTime() throws Exception {
         AtomicInteger writes = new AtomicInteger();
         OwnThread.run("small-writer", () -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
-        CompletableFuture<Void> closing = OwnThread.run("small-writer", writer::close);
-        Thread.sleep(100);  // the close waits for room meanwhile
+        BlockingQueue<Thread> closer = new LinkedBlockingQueue<>();
+        CompletableFuture<Void> closing = OwnThread.run("small-writer", () -> {
+            closer.add(Thread.currentThread());
+            writer.close();
+        });
+        awaitWaitingForRoomForTheBatch(closer.take(), closing);
         readEveryWriteThenEnd(writes, closing);
+    }
+
+    /**
+     * Returns once {@code thread} waits inside the batch's sending for room (no credit is on its
+     * way, so only reading makes it), having checked that it is still there with the batch whole.
+     */
+    private void awaitWaitingForRoomForTheBatch(Thread thread, CompletableFuture<Void> call) throws InterruptedException {
+        ThreadProbe.awaitWaitingInside(thread, "io.extsock.core.stream.BatchSending", "send");
+        assertFalse(call.isDone(), "the call waits for room for the batch");
+        assertEquals(BATCH_WRITES * SMALL, writer.batchedOctets(), "the batch waits whole");
     }
 
     /**
@@ -162,7 +201,8 @@ class SmallWriteBatchTest extends OnStreamPair {
         OwnThread.run("small-writer", () -> fillTheReadersBuffersAndTheBatch(writes)).get(20, TimeUnit.SECONDS);
         long started = System.nanoTime();
         OwnThread.run("small-writer", writer::close).get(20, TimeUnit.SECONDS);
-        assertTrue(System.nanoTime() - started >= StreamOutput.CLOSE_FLUSH_NANOS, "the close waited for room");
+        assertTrue(System.nanoTime() - started >= BatchSending.CLOSE_FLUSH_NANOS, "the close waited for room");
+        assertEquals(BATCH_WRITES * SMALL, writer.batchedOctets(), "the batch was dropped, not sent");
         byte[] received = new byte[SMALL];
         int whole = 0;
         try {
@@ -198,14 +238,45 @@ class SmallWriteBatchTest extends OnStreamPair {
         while (true) {
             writeUntilTheBatchIsFull(writes);
             long outside = (long) (writes.get() - BATCH_WRITES) * SMALL;
-            while (reader.available() < outside && writer.batchedOctets() == BATCH_WRITES * SMALL) {
-                Thread.sleep(1);
-            }
-            Thread.sleep(200);  // a credit the last arrival released would have come by now
+            // Every byte outside the batch taken into the reader's buffers: the credits its
+            // arrival frees are decided on by then.
+            awaitState("every byte outside the batch at the reader, or the batch sent",
+                    () -> reader.available() >= outside || writer.batchedOctets() < BATCH_WRITES * SMALL);
+            awaitState("every credit of the reader's end that goes without a read at the writer",
+                    this::noCreditOnItsWay);
             if (writer.batchedOctets() == BATCH_WRITES * SMALL && reader.available() == outside
                     && writer.writerCredits() < 2) {
                 return;
             }
+        }
+    }
+
+    /**
+     * Whether the reader's end has no credit on its way to the writer: none decided on that goes
+     * without a read (owed credits short of half its window wait for reading), and every one it
+     * sent counted by the writer. Read twice around the writer's count, so that a credit sent
+     * meanwhile shows.
+     */
+    private boolean noCreditOnItsWay() {
+        if (reader.readerCreditsOnTheirWay() != 0) {
+            return false;
+        }
+        long sent = reader.readerCreditsSent();
+        return writer.writerCreditsReceived() == sent && reader.readerCreditsOnTheirWay() == 0
+                && reader.readerCreditsSent() == sent;
+    }
+
+    /** A state of the stream pair a test waits for. */
+    private interface State {
+        boolean holds() throws IOException;
+    }
+
+    /** Waits until {@code state} holds; {@code what} says what that means, for a failure. */
+    private static void awaitState(String what, State state) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + PATIENCE_NANOS;
+        while (!state.holds()) {
+            assertTrue(System.nanoTime() - deadline < 0, "never " + what + " in 20 s");
+            Thread.sleep(1);  // a polling interval: the test holds at any speed
         }
     }
 

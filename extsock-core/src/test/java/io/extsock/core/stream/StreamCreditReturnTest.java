@@ -7,11 +7,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * An end can always return the credits it owes: a CREDIT message spends no credit (it goes into
- * the buffer DATA and FIN leave, StreamOutput.RESERVE), and the peer posts its buffer again
- * without owing a credit for it. Before, a CREDIT spent the last credit and came back as one
- * more owed, and the demo's stream echo (a client writing and reading on two threads, a server
- * echoing on one) once hung for good: the client with no credit and 15 owed, the server with one
- * credit, two owed, and a writer that needed two.
+ * the buffer DATA and FIN leave, PeerWindow.RESERVE), and the peer posts its buffer again
+ * without owing a credit for it. Were a CREDIT to spend the last credit, two ends whose writers
+ * wait for each other's credits (one with none and credits owed, the other with one credit,
+ * credits owed, and a writer that needs two) could never tell each other.
  */
 class StreamCreditReturnTest {
 
@@ -22,7 +21,7 @@ class StreamCreditReturnTest {
         HandDrivenStream h = new HandDrivenStream(4);  // the peer's window: our credits
         h.onWait = StreamCreditReturnTest::takeOurSendsOnly;
         h.output.write(new byte[3 * CHUNK], 0, 3 * CHUNK);  // three DATA Sends: 4 credits -> 1
-        assertEquals(StreamOutput.RESERVE, h.writerCredits(), "DATA left the reserve");
+        assertEquals(PeerWindow.RESERVE, h.writerCredits(), "DATA left the reserve");
 
         for (int round = 1; round <= 3; round++) {  // each time half our window is owed, it goes back
             h.receiveData(100);
@@ -32,7 +31,7 @@ class StreamCreditReturnTest {
             }
             assertEquals(List.of(StreamHeader.CREDIT), h.sendsInFlight(), "round " + round + ": a CREDIT");
             assertEquals(0, h.creditsOwed(), "round " + round + ": returning both");
-            assertEquals(StreamOutput.RESERVE, h.writerCredits(), "round " + round + ": and spending none");
+            assertEquals(PeerWindow.RESERVE, h.writerCredits(), "round " + round + ": and spending none");
             h.completeOldestSend();
         }
     }
@@ -63,10 +62,10 @@ class StreamCreditReturnTest {
 
         h.output.shutdown();
 
-        assertEquals(StreamOutput.RESERVE, creditsWhenFinWaited[0], "the FIN waited, holding only the reserve");
+        assertEquals(PeerWindow.RESERVE, creditsWhenFinWaited[0], "the FIN waited, holding only the reserve");
         assertEquals(List.of(StreamHeader.FIN),
                 h.sendsInFlight(), "then it went");
-        assertEquals(StreamOutput.RESERVE, h.writerCredits(), "and left the reserve");
+        assertEquals(PeerWindow.RESERVE, h.writerCredits(), "and left the reserve");
     }
 
     /** A peer whose TCP takes our Sends but whose application reads nothing: no credit comes back. */

@@ -45,9 +45,9 @@ import org.junit.jupiter.api.Timeout;
  * harness is another's. The queue pair here is real but driven by a driver that never blocks.
  * Our own Sends complete at once, as to a peer that reads its socket, or, for a quarter of the
  * inputs, never, as to a peer that reads nothing: then our credit updates must not pile up in
- * the send queue (at most one CREDIT is outstanding; before, the queue filled and posting threw
- * IllegalStateException on the receive path: input {@code 0004e09b0200fffd}, one CREDIT message
- * repeated 57499 times).
+ * the send queue (at most one CREDIT is outstanding; a full queue would make posting throw
+ * IllegalStateException on the receive path, as for input {@code 0004e09b0200fffd}, one CREDIT
+ * message repeated 57499 times).
  */
 @Tag("stress")
 @Timeout(value = 30, unit = TimeUnit.MINUTES)  // per test: a hang fails; the long runs' largest surface takes minutes
@@ -69,9 +69,9 @@ class StreamSendHeaderFuzzTest {
     // ---- regressions: what the fuzzer found -------------------------------------------------
 
     /**
-     * One CREDIT message returning 65533 credits, 57499 times: the writer's credits overflowed
-     * to negative and every write then waited for ever. Now the first one ends the connection:
-     * no peer has more than a receive queue's 512 buffers posted.
+     * One CREDIT message returning 65533 credits, 57499 times: summed without a bound, the
+     * writer's credits would overflow to negative and every write wait for ever. The first one
+     * ends the connection: no peer has more than a receive queue's 512 buffers posted.
      */
     @Test
     void creditsPastAnyWindowFailTheStream_0004e09b0200fffd() throws Exception {
@@ -86,7 +86,7 @@ class StreamSendHeaderFuzzTest {
                 () -> { });
         output.connect(new StreamInput(queuePair, NEVER_BLOCKS, IwarpStream.RECEIVE_BUFFERS,
                 IwarpStream.MAX_RECEIVE_BUFFERS, BUFFER_SIZE, new byte[0], output));
-        output.creditsReturned(StreamOutput.MAX_PEER_CREDITS - IwarpStream.RECEIVE_BUFFERS);
+        output.creditsReturned(PeerWindow.MAX_PEER_CREDITS - IwarpStream.RECEIVE_BUFFERS);
         assertTrue(queuePair.isConnected(), "a window of a whole receive queue is still one a peer can have");
         output.creditsReturned(1);
         SocketException failure = assertThrows(SocketException.class, () -> output.write(new byte[1], 0, 1));
@@ -135,7 +135,6 @@ class StreamSendHeaderFuzzTest {
                 IwarpStream.MAX_RECEIVE_BUFFERS, BUFFER_SIZE, new byte[0], output);
         output.connect(stream);
         stream.postAll();
-        ByteBuffer[] buffers = (ByteBuffer[]) field(StreamInput.class, "buffers").get(stream);
         boolean peerReadsNothing = random.nextInt(4) == 0;
 
         boolean[] posted = new boolean[IwarpStream.MAX_RECEIVE_BUFFERS];
@@ -146,7 +145,6 @@ class StreamSendHeaderFuzzTest {
         ByteArrayOutputStream read = new ByteArrayOutputStream();
         boolean failed = false;
         boolean finished = false;
-        Field credits = field(StreamOutput.class, "credits");
         ArrayDeque<?> receiveQueue = (ArrayDeque<?>) field(QueuePair.class, "receiveQueue").get(queuePair);
         Field receiveTag = field(Class.forName("io.extsock.core.verbs.ReceiveWork"), "tag");
         ArrayDeque<?> inFlight = (ArrayDeque<?>) field(QueuePair.class, "inFlight").get(queuePair);
@@ -176,8 +174,8 @@ class StreamSendHeaderFuzzTest {
             }
             int tag = (int) (long) receiveTag.get(work);
             assertTrue(posted[tag], "buffer " + tag + " was not posted");
-            boolean breaks = breaksTheProtocol(message, finished, (int) credits.get(output));
-            buffers[tag].clear().put(message);
+            boolean breaks = breaksTheProtocol(message, finished, output.creditsNow());
+            stream.receiveBuffer(tag).clear().put(message);
             stream.complete(completion(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length, false, 0, null));
             if (breaks) {
                 failed = true;
@@ -190,7 +188,7 @@ class StreamSendHeaderFuzzTest {
             if (type == StreamHeader.DATA) {
                 int payload = length - StreamHeader.LENGTH;
                 int[] last = filled.peekLast();
-                if (last != null && payload <= StreamInput.MAX_APPENDED && BUFFER_SIZE - last[2] >= payload) {
+                if (last != null && payload <= FilledBuffers.MAX_APPENDED && BUFFER_SIZE - last[2] >= payload) {
                     last[1] += payload;  // appended behind the unread bytes; its own buffer is posted again
                     last[2] += payload;
                 } else {
@@ -211,7 +209,7 @@ class StreamSendHeaderFuzzTest {
             if (random.nextInt(3) == 0) {
                 readSome(stream, random, filled, posted, read);
             }
-            assertTrue((int) credits.get(output) >= 0, "the writer's credits");
+            assertTrue(output.creditsNow() >= 0, "the writer's credits");
         }
         while (!filled.isEmpty()) {
             readSome(stream, random, filled, posted, read);

@@ -17,9 +17,8 @@ class StreamSendQueueBoundTest {
     /**
      * A peer that reads nothing and floods us with CREDIT messages, returning a credit on every
      * other one while that keeps our credits within any window: each one's buffer is posted
-     * again at once and owes the peer nothing (StreamOutput.RESERVE), so none is answered.
-     * Before, every two of them queued one more credit update of ours until the send queue was
-     * full; then one CREDIT answered each, outstanding one at a time.
+     * again at once and owes the peer nothing (PeerWindow.RESERVE), so none is answered, and
+     * no credit update of ours piles up in the send queue.
      */
     @Test
     void aCreditFloodIsNotAnswered() throws Exception {
@@ -42,12 +41,12 @@ class StreamSendQueueBoundTest {
     @Test
     void aWriterWithAWholeQueueOfCreditsLeavesRoomInTheSendQueue() throws Exception {
         HandDrivenStream h = new HandDrivenStream(IwarpStream.MAX_PEER_RECEIVE_BUFFERS);
-        byte[] data = new byte[3 * StreamOutput.MAX_DATA_SENDS_IN_FLIGHT * (HandDrivenStream.BUFFER_SIZE - StreamHeader.LENGTH)];
+        byte[] data = new byte[3 * PeerWindow.MAX_DATA_SENDS_IN_FLIGHT * (HandDrivenStream.BUFFER_SIZE - StreamHeader.LENGTH)];
         h.output.write(data, 0, data.length);
-        assertEquals(StreamOutput.MAX_DATA_SENDS_IN_FLIGHT, h.driver.mostInFlightSeen,
+        assertEquals(PeerWindow.MAX_DATA_SENDS_IN_FLIGHT, h.driver.mostInFlightSeen,
                 "the writer filled its share of the send queue, and no more, before it waited");
         assertEquals(0, h.inFlight.size(), "the write returned when TCP had every byte");
-        assertEquals(3 * StreamOutput.MAX_DATA_SENDS_IN_FLIGHT, h.driver.sendsCompleted);
+        assertEquals(3 * PeerWindow.MAX_DATA_SENDS_IN_FLIGHT, h.driver.sendsCompleted);
         assertTrue(h.queuePair.isConnected());
     }
 }
