@@ -1,8 +1,8 @@
 package io.extsock;
 
 import io.extsock.internal.nio.ExtendedSelector;
-import io.extsock.internal.nio.PassthroughServerSocketChannel;
-import io.extsock.internal.nio.PassthroughSocketChannel;
+import io.extsock.internal.nio.SwitchableServerSocketChannel;
+import io.extsock.internal.nio.SwitchableSocketChannel;
 import io.extsock.internal.nio.PlatformProvider;
 import java.io.IOException;
 import java.net.ProtocolFamily;
@@ -56,12 +56,12 @@ public class ExtendedSelectorProvider extends SelectorProvider {
 
     @Override
     public ExtendedSocketChannel openSocketChannel() throws IOException {
-        return new PassthroughSocketChannel(this, platform.openSocketChannel());
+        return new SwitchableSocketChannel(this, platform.openSocketChannel());
     }
 
     @Override
     public ExtendedServerSocketChannel openServerSocketChannel() throws IOException {
-        return new PassthroughServerSocketChannel(this, platform.openServerSocketChannel());
+        return new SwitchableServerSocketChannel(this, platform.openServerSocketChannel());
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.extsock;
 
+import io.extsock.verbs.IwarpConnection;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.channels.SocketChannel;
@@ -24,6 +25,18 @@ public abstract class ExtendedSocketChannel extends SocketChannel {
     protected ExtendedSocketChannel(SelectorProvider provider) {
         super(provider);
     }
+
+    /**
+     * The extended side of this connection in IWARP_MODE: registered memory, work requests
+     * (Send, Receive, RDMA Write and Read) and their completions, as {@link ExtendedSocket#iwarp()}.
+     *
+     * @return the connection's extended side; the same object on every call
+     * @throws java.net.SocketException if the connection is not in IWARP_MODE
+     * @throws java.nio.channels.ClosedChannelException if the channel is closed
+     * @throws IwarpNegotiationException if this is an accepted channel whose deferred switch
+     *         fails now; the channel is then closed
+     */
+    public abstract IwarpConnection iwarp() throws IOException;
 
     /**
      * Opens an unconnected channel, as {@link SocketChannel#open()} does with the JVM's provider.

@@ -30,15 +30,20 @@ import java.util.concurrent.locks.ReentrantLock;
  * again (initiator). A socket with IWARP_MODE set before connect may instead connect on an RDMA
  * device, as {@link IwarpOptions#PROVIDER} and {@link ProviderChooser} decide.
  */
-final class IwarpSwitch {
+public final class IwarpSwitch {
 
     /** What the switch needs of the socket it switches. */
-    interface Socket {
+    public interface Socket {
         /** The socket's channel now (a fallback's reconnect replaces it). */
         SocketChannel channel() throws SocketException;
 
         /** What carries the socket's stream now. */
         SocketTransport transport();
+
+        /** Whether the socket is connected (a switch then happens at once). */
+        default boolean connected() {
+            return transport() != null;
+        }
 
         /** From now on, {@code transport} carries the socket's stream. */
         void carryOn(SocketTransport transport);
@@ -69,7 +74,11 @@ final class IwarpSwitch {
     /** TCP_NODELAY as the application set it; in IWARP_MODE the engine keeps the real one on. */
     private volatile boolean applicationNoDelay;
 
-    IwarpSwitch(Socket socket, ConnectionPolicy policy) {
+    /**
+     * @param socket what the switch switches
+     * @param policy the agent's policy for its connections, or null
+     */
+    public IwarpSwitch(Socket socket, ConnectionPolicy policy) {
         this.socket = socket;
         this.policy = new PolicyDecision(policy);
     }
@@ -121,12 +130,12 @@ final class IwarpSwitch {
     }
 
     /** Whether the connection runs iWARP. */
-    boolean iwarpMode() {
+    public boolean iwarpMode() {
         return session != null;
     }
 
     /** The iWARP session, or null in passthrough. */
-    IwarpSession session() {
+    public IwarpSession session() {
         return session;
     }
 
@@ -135,7 +144,7 @@ final class IwarpSwitch {
      *
      * @throws SocketException if the connection is not in IWARP_MODE
      */
-    IwarpConnection connection() throws IOException {
+    public IwarpConnection connection() throws IOException {
         completePending();
         IwarpSession current = session;
         if (current == null) {
@@ -145,12 +154,12 @@ final class IwarpSwitch {
     }
 
     /** Why a switch fell back to plain TCP, if one did. */
-    Optional<IwarpNegotiationException> fallbackCause() {
+    public Optional<IwarpNegotiationException> fallbackCause() {
         return Optional.ofNullable(fallbackCause);
     }
 
     /** An accepted socket takes its server socket's iWARP options. */
-    void inherit(Map<SocketOption<?>, Object> serverSettings) {
+    public void inherit(Map<SocketOption<?>, Object> serverSettings) {
         settings.putAll(serverSettings);
     }
 
@@ -158,7 +167,7 @@ final class IwarpSwitch {
      * The connection is established: the policy, if any, decides its options (an exception it
      * throws reaches the connect or accept).
      */
-    void established(boolean initiator, SocketChannel channel) throws IOException {
+    public void established(boolean initiator, SocketChannel channel) throws IOException {
         policy.decide(initiator, channel, settings);
     }
 
@@ -167,7 +176,7 @@ final class IwarpSwitch {
      * the thread that uses it, so that accept() never blocks on a slow peer and a failure reaches
      * that thread.
      */
-    void deferToFirstUse() {
+    public void deferToFirstUse() {
         pending = Boolean.TRUE.equals(settings.get(IwarpOptions.IWARP_MODE));
     }
 
@@ -182,7 +191,7 @@ final class IwarpSwitch {
     }
 
     /** The socket closes: a switch that never happened is reported to the policy as failed. */
-    void socketClosing() {
+    public void socketClosing() {
         if (pending && !lock.isLocked()) {
             // (A switch under way reports its own failure, with the reason.)
             policy.report(ConnectionPolicy.Outcome.FAILED, "closed before its first use, never switched");
@@ -190,7 +199,7 @@ final class IwarpSwitch {
     }
 
     /** Completes the deferred switch of an accepted connection, once, on first use. */
-    void completePending() throws IOException {
+    public void completePending() throws IOException {
         if (pending) {
             switchIfRequested(false, true);  // accepted by an IWARP_MODE server: no stream yet
         }
@@ -201,19 +210,19 @@ final class IwarpSwitch {
      *
      * @param initiator whether this side connected
      */
-    void set(SocketOption<?> option, Object value, boolean initiator) throws IOException {
+    public void set(SocketOption<?> option, Object value, boolean initiator) throws IOException {
         if (option == IwarpOptions.IWARP_MODE) {
             boolean on = (Boolean) value;
             if (!on && iwarpMode()) {
                 throw new SocketException("IWARP_MODE cannot be turned off: the connection runs iWARP");
             }
-            if (on && socket.transport() != null && !pending
+            if (on && socket.connected() && !pending
                     && IwarpOptionValues.valueIn(settings, IwarpOptions.PROVIDER) == IwarpOptions.Provider.DEVICE) {
                 throw new SocketException("IWARP_PROVIDER is device, but this socket is connected over the host's TCP"
                         + " already: a device makes its own connections, so set IWARP_MODE before connect");
             }
             IwarpOptionValues.store(settings, option, value);
-            if (on && socket.transport() != null) {
+            if (on && socket.connected()) {
                 // An accepted socket still waiting for its deferred switch has carried no stream;
                 // any other connected socket may have.
                 switchIfRequested(initiator, pending);
@@ -232,7 +241,7 @@ final class IwarpSwitch {
 
     /** An iWARP option's value: as set, or its default. */
     @SuppressWarnings("unchecked")
-    <T> T get(SocketOption<T> option) {
+    public <T> T get(SocketOption<T> option) {
         if (option == IwarpOptions.IWARP_MODE) {
             return (T) Boolean.valueOf(iwarpMode() || pending || Boolean.TRUE.equals(settings.get(option)));
         }
@@ -261,7 +270,7 @@ final class IwarpSwitch {
      *
      * @return whether that was all (IWARP_MODE); false: the caller sets it on the channel
      */
-    boolean setNoDelay(boolean on) {
+    public boolean setNoDelay(boolean on) {
         if (iwarpMode()) {
             applicationNoDelay = on;
             return true;
@@ -270,7 +279,7 @@ final class IwarpSwitch {
     }
 
     /** TCP_NODELAY as the application set it, in IWARP_MODE (elsewhere the channel's own). */
-    boolean applicationNoDelay() {
+    public boolean applicationNoDelay() {
         return applicationNoDelay;
     }
 
@@ -281,7 +290,7 @@ final class IwarpSwitch {
      * @param noEarlierStream whether the connection has carried no stream yet (a fallback can
      *     then give the application a plain stream without a gap)
      */
-    void switchIfRequested(boolean initiator, boolean noEarlierStream) throws IOException {
+    public void switchIfRequested(boolean initiator, boolean noEarlierStream) throws IOException {
         lock.lock();
         try {
             if (iwarpMode() || !Boolean.TRUE.equals(settings.get(IwarpOptions.IWARP_MODE))) {

@@ -45,6 +45,34 @@ public interface SocketTransport {
     void write(byte[] b, int off, int len) throws IOException;
 
     /**
+     * Reads what is there without waiting: what a non-blocking channel's read does.
+     *
+     * @param b   where to put the bytes
+     * @param off the first index of {@code b} to fill
+     * @param len the most bytes to read
+     * @return the number of bytes read, 0 if none is there yet, or -1 at end of stream
+     * @throws IOException as {@link #read}
+     * @throws UnsupportedOperationException if this transport cannot tell without waiting
+     */
+    default int readNow(byte[] b, int off, int len) throws IOException {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot read without waiting");
+    }
+
+    /**
+     * Writes what the peer can take without waiting: what a non-blocking channel's write does.
+     *
+     * @param b   the bytes to write
+     * @param off the first index of {@code b} to write
+     * @param len how many bytes to write at most
+     * @return the number of bytes written, 0 if the peer can take none now
+     * @throws IOException as {@link #write}
+     * @throws UnsupportedOperationException if this transport cannot tell without waiting
+     */
+    default int writeNow(byte[] b, int off, int len) throws IOException {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot write without waiting");
+    }
+
+    /**
      * Discards further input: later reads return end of stream.
      *
      * @throws IOException if the transport is closed

@@ -28,7 +28,7 @@ class JvmWideProviderTest {
 
         assertEquals(0, run.exit, run.output);
         assertTrue(run.output.contains("provider " + ExtendedSelectorProvider.class.getName()), run.output);
-        assertTrue(run.output.contains("channel io.extsock.internal.nio.PassthroughSocketChannel"), run.output);
+        assertTrue(run.output.contains("channel io.extsock.internal.nio.SwitchableSocketChannel"), run.output);
         assertTrue(run.output.contains("selector io.extsock.internal.nio.ExtendedSelector"), run.output);
         assertTrue(run.output.contains("echoed 42"), run.output);
     }

@@ -16,6 +16,13 @@ import io.extsock.spi.Readiness;
 interface EventReadiness {
 
     /**
+     * Whether the channel's readiness comes from events now (it did not switch yet: no). A
+     * selector looks at a channel's events from its registration if so, else from its first
+     * change.
+     */
+    boolean fromEvents();
+
+    /**
      * What to watch on the descriptor for the application's interest.
      *
      * @param interest the key's interest set

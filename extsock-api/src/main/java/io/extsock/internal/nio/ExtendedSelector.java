@@ -83,6 +83,9 @@ public final class ExtendedSelector extends AbstractSelector {
         key.interestOpsRegistered(ops);
         if (events != null) {
             key.watching(events.watch(() -> changed(key)));
+            if (events.fromEvents()) {
+                eventKeys.add(key);  // ready already, perhaps, with no change to come
+            }
         }
         keys.add(key);
         return key;

@@ -192,6 +192,11 @@ class EventReadinessSelectionTest {
         }
 
         @Override
+        public boolean fromEvents() {
+            return false;  // from the first change, as a channel that switches after registering
+        }
+
+        @Override
         public int descriptorInterest(int interest) {
             return descriptorInterest == -1 ? interest : descriptorInterest & interest;
         }

@@ -111,6 +111,26 @@ public final class IwarpStream implements SocketTransport {
         return input.available();
     }
 
+    /** A read that returns at once: one thread reads a channel at a time, so what is there stays there. */
+    @Override
+    public int readNow(byte[] b, int off, int len) throws IOException {
+        if (len == 0 || !readable()) {
+            return 0;
+        }
+        return input.read(b, off, len, 0);
+    }
+
+    /** A write of what the peer takes now: one thread writes a channel at a time, so the room stays. */
+    @Override
+    public int writeNow(byte[] b, int off, int len) throws IOException {
+        int now = Math.min(len, output.writableOctets());
+        if (now == 0) {
+            return 0;
+        }
+        output.write(b, off, now);
+        return now;
+    }
+
     /** Whether a read returns at once: bytes are there, or the end of the stream, or an error. */
     public boolean readable() {
         return input.readableOrEnded();

@@ -2,34 +2,43 @@ package io.extsock.internal.nio;
 
 import io.extsock.ExtendedServerSocketChannel;
 import io.extsock.ExtendedSocketChannel;
+import io.extsock.IwarpOptions;
+import io.extsock.internal.IwarpOptionValues;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.SocketAddress;
 import java.net.SocketOption;
 import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.spi.SelectorProvider;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 
 /**
  * An {@link ExtendedServerSocketChannel} in passthrough: every call goes to the JDK's server
  * socket channel underneath, and each connection it accepts becomes a {@link
- * PassthroughSocketChannel} of the same provider. A blocking accept runs between {@link
- * #begin} and {@link #end}, as {@link PassthroughSocketChannel}'s blocking calls do.
+ * SwitchableSocketChannel} of the same provider. A blocking accept runs between {@link
+ * #begin} and {@link #end}, as {@link SwitchableSocketChannel}'s blocking calls do.
  */
-public final class PassthroughServerSocketChannel extends ExtendedServerSocketChannel implements PlatformBacked {
+public final class SwitchableServerSocketChannel extends ExtendedServerSocketChannel implements PlatformBacked {
 
     private final ServerSocketChannel platform;
+    /** The iWARP options its connections inherit: with IWARP_MODE, each switches on its first use. */
+    private final Map<SocketOption<?>, Object> iwarpSettings = Collections.synchronizedMap(new LinkedHashMap<>());
     private final PlatformKeys platformKeys = new PlatformKeys();
 
     /**
      * @param provider the provider that made it
      * @param platform the JDK's channel it runs on, which it owns from now on
      */
-    public PassthroughServerSocketChannel(SelectorProvider provider, ServerSocketChannel platform) {
+    public SwitchableServerSocketChannel(SelectorProvider provider, ServerSocketChannel platform) {
         super(provider);
         this.platform = platform;
     }
@@ -52,18 +61,38 @@ public final class PassthroughServerSocketChannel extends ExtendedServerSocketCh
 
     @Override
     public <T> ServerSocketChannel setOption(SocketOption<T> name, T value) throws IOException {
+        if (IwarpOptions.ALL.contains(name)) {
+            if (!isOpen()) {
+                throw new ClosedChannelException();
+            }
+            if (name == IwarpOptions.FALLBACK && Boolean.TRUE.equals(value)) {
+                throw new UnsupportedOperationException("IwarpOptions.FALLBACK is not supported on channels yet:"
+                        + " an ExtendedServerSocket's connections fall back, a channel's fail their switch");
+            }
+            IwarpOptionValues.store(iwarpSettings, name, value);
+            return this;
+        }
         platform.setOption(name, value);
         return this;
     }
 
     @Override
     public <T> T getOption(SocketOption<T> name) throws IOException {
+        if (IwarpOptions.ALL.contains(name)) {
+            if (!isOpen()) {
+                throw new ClosedChannelException();
+            }
+            return IwarpOptionValues.copyOfValueIn(iwarpSettings, name);
+        }
         return platform.getOption(name);
     }
 
+    /** The JDK channel's options and {@link IwarpOptions#ALL}, which its connections inherit. */
     @Override
     public Set<SocketOption<?>> supportedOptions() {
-        return platform.supportedOptions();
+        Set<SocketOption<?>> options = new HashSet<>(platform.supportedOptions());
+        options.addAll(IwarpOptions.ALL);
+        return Set.copyOf(options);
     }
 
     @Override
@@ -90,7 +119,12 @@ public final class PassthroughServerSocketChannel extends ExtendedServerSocketCh
                 end(completed);
             }
         }
-        return accepted == null ? null : new PassthroughSocketChannel(provider(), accepted);
+        if (accepted == null) {
+            return null;
+        }
+        SwitchableSocketChannel connection = new SwitchableSocketChannel(provider(), accepted, true);
+        connection.acceptedWith(Map.copyOf(iwarpSettings));
+        return connection;
     }
 
     @Override

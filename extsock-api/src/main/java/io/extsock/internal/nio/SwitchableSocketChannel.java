@@ -1,0 +1,507 @@
+package io.extsock.internal.nio;
+
+import io.extsock.IwarpNegotiationException;
+import io.extsock.IwarpOptions;
+import io.extsock.ExtendedSocketChannel;
+import io.extsock.internal.IwarpSwitch;
+import io.extsock.spi.Readiness;
+import io.extsock.spi.SocketTransport;
+import io.extsock.verbs.IwarpConnection;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketAddress;
+import java.net.SocketException;
+import java.net.SocketOption;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.spi.SelectorProvider;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * An {@link ExtendedSocketChannel}: plain TCP through the JDK's socket channel underneath until
+ * IWARP_MODE switches it, then the iWARP stream through the same {@link IwarpSwitch} as {@code
+ * ExtendedSocket}'s, with its selectors following the session's readiness ({@link
+ * ChannelEvents}).
+ *
+ * <p>In passthrough every call goes to the JDK's channel. A blocking call runs between {@link
+ * #begin} and {@link #end}, so that an interrupt or an asynchronous close ends it as it ends the
+ * JDK's and closes this channel too; a non-blocking call does not block, and skips them as the
+ * JDK's does. In IWARP_MODE reads and writes go to the stream ({@link IwarpChannelIo}).
+ *
+ * <p>When it switches: when IWARP_MODE is set on it connected, at its connect (in non-blocking
+ * mode, in the {@code finishConnect} that finds TCP connected) when set before, and at its
+ * first read, write or {@link #iwarp} when accepted by an IWARP_MODE server channel. The switch
+ * blocks for the MPA negotiation, a round trip.
+ */
+public final class SwitchableSocketChannel extends ExtendedSocketChannel
+        implements PlatformBacked, EventReadiness, IwarpSwitch.Socket {
+
+    private final SocketChannel platform;
+    private final PlatformKeys platformKeys = new PlatformKeys();
+    private final IwarpSwitch mode = new IwarpSwitch(this, null);
+    private final ChannelEvents events = new ChannelEvents();
+    /** Whether this end accepted the connection (the MPA responder). */
+    private final boolean accepted;
+    /** The stream's reads and writes once switched; null in passthrough. */
+    private volatile IwarpChannelIo iwarp;
+    private volatile boolean inputShut;
+    private volatile boolean outputShut;
+
+    /**
+     * @param provider the provider that made it
+     * @param platform the JDK's channel it runs on, which it owns from now on
+     */
+    public SwitchableSocketChannel(SelectorProvider provider, SocketChannel platform) {
+        this(provider, platform, false);
+    }
+
+    SwitchableSocketChannel(SelectorProvider provider, SocketChannel platform, boolean accepted) {
+        super(provider);
+        this.platform = platform;
+        this.accepted = accepted;
+    }
+
+    /** An accepted connection of a server channel with these iWARP options: it switches on first use. */
+    void acceptedWith(java.util.Map<SocketOption<?>, Object> serverIwarpSettings) {
+        mode.inherit(serverIwarpSettings);
+        mode.deferToFirstUse();
+    }
+
+    @Override
+    public IwarpConnection iwarp() throws IOException {
+        ensureOpen();
+        iwarpIo();  // an accepted connection's first use: its switch
+        return mode.connection();
+    }
+
+    // ---- IwarpSwitch.Socket -------------------------------------------------------------
+
+    @Override
+    public SocketChannel channel() {
+        return platform;
+    }
+
+    @Override
+    public SocketTransport transport() {
+        IwarpChannelIo current = iwarp;
+        return current == null ? null : current.stream();
+    }
+
+    @Override
+    public boolean connected() {
+        return platform.isConnected();
+    }
+
+    @Override
+    public void carryOn(SocketTransport transport) {
+        iwarp = new IwarpChannelIo(transport, this::close);
+    }
+
+    @Override
+    public InetSocketAddress reconnectPlain(IwarpNegotiationException why) throws IOException {
+        throw new SocketException("a channel does not fall back to plain TCP: " + why.getMessage());
+    }
+
+    @Override
+    public void closeOwner(Exception failure) {
+        try {
+            close();
+        } catch (IOException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /** After a switch was asked for: once it happened, the selectors follow the session. */
+    private void afterSwitch() {
+        if (iwarp != null && mode.session() != null) {
+            events.switched(mode.session().readiness());
+        }
+    }
+
+    /** Completes a switch deferred to first use (an accepted connection); returns the stream's I/O, or null. */
+    private IwarpChannelIo iwarpIo() throws IOException {
+        IwarpChannelIo current = iwarp;
+        if (current == null && accepted) {
+            mode.completePending();
+            afterSwitch();
+            current = iwarp;
+        }
+        return current;
+    }
+
+    // ---- PlatformBacked and EventReadiness ---------------------------------------------
+
+    @Override
+    public SelectableChannel platformChannel() {
+        return platform;
+    }
+
+    @Override
+    public void watchedBy(SelectionKey platformKey) {
+        platformKeys.add(platformKey);
+    }
+
+    @Override
+    public boolean fromEvents() {
+        return events.fromEvents();
+    }
+
+    @Override
+    public int descriptorInterest(int interest) {
+        return events.descriptorInterest(interest);
+    }
+
+    @Override
+    public int fromDescriptor(int ready) {
+        return events.fromDescriptor(ready);
+    }
+
+    @Override
+    public int readyOps(int interest) {
+        return events.readyOps(interest);
+    }
+
+    @Override
+    public Readiness.Watch watch(Runnable changed) {
+        return events.watch(changed);
+    }
+
+    // ---- SocketChannel ------------------------------------------------------------------
+
+    @Override
+    public SocketChannel bind(SocketAddress local) throws IOException {
+        platform.bind(local);
+        return this;
+    }
+
+    @Override
+    public <T> SocketChannel setOption(SocketOption<T> name, T value) throws IOException {
+        if (IwarpOptions.ALL.contains(name)) {
+            ensureOpen();
+            if (name == IwarpOptions.FALLBACK && Boolean.TRUE.equals(value)) {
+                throw new UnsupportedOperationException("IwarpOptions.FALLBACK is not supported on channels yet:"
+                        + " an ExtendedSocket falls back, a channel fails its switch");
+            }
+            mode.set(name, value, !accepted);
+            afterSwitch();
+            return this;
+        }
+        if (name == StandardSocketOptions.TCP_NODELAY && mode.setNoDelay((Boolean) value)) {
+            return this;
+        }
+        platform.setOption(name, value);
+        return this;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <T> T getOption(SocketOption<T> name) throws IOException {
+        if (IwarpOptions.ALL.contains(name)) {
+            ensureOpen();
+            return mode.get(name);
+        }
+        if (name == StandardSocketOptions.TCP_NODELAY && mode.iwarpMode()) {
+            return (T) Boolean.valueOf(mode.applicationNoDelay());
+        }
+        return platform.getOption(name);
+    }
+
+    /** The JDK channel's options and {@link IwarpOptions#ALL}. */
+    @Override
+    public Set<SocketOption<?>> supportedOptions() {
+        Set<SocketOption<?>> options = new HashSet<>(platform.supportedOptions());
+        options.addAll(IwarpOptions.ALL);
+        return Set.copyOf(options);
+    }
+
+    @Override
+    public SocketChannel shutdownInput() throws IOException {
+        IwarpChannelIo current = iwarp;
+        if (current != null) {
+            ensureOpen();
+            current.stream().shutdownInput();
+        } else {
+            platform.shutdownInput();
+        }
+        inputShut = true;
+        return this;
+    }
+
+    @Override
+    public SocketChannel shutdownOutput() throws IOException {
+        IwarpChannelIo current = iwarp;
+        if (current != null) {
+            ensureOpen();
+            current.stream().shutdownOutput();
+        } else {
+            platform.shutdownOutput();
+        }
+        outputShut = true;
+        return this;
+    }
+
+    @Override
+    public Socket socket() {
+        return platform.socket();
+    }
+
+    @Override
+    public boolean isConnected() {
+        return platform.isConnected();
+    }
+
+    @Override
+    public boolean isConnectionPending() {
+        return platform.isConnectionPending();
+    }
+
+    @Override
+    public boolean connect(SocketAddress remote) throws IOException {
+        boolean connected;
+        if (!isBlocking()) {
+            connected = platform.connect(remote);
+        } else {
+            boolean completed = false;
+            try {
+                begin();
+                connected = platform.connect(remote);
+                completed = true;
+            } catch (ClosedByInterruptException e) {
+                completed = true;  // ended as the JDK's call ended: no AsynchronousCloseException from end()
+                close();  // the interrupt closed the JDK's channel: this one goes with it
+                throw e;
+            } finally {
+                end(completed);
+            }
+        }
+        if (connected) {
+            switchAsAsked();
+        }
+        return connected;
+    }
+
+    @Override
+    public boolean finishConnect() throws IOException {
+        boolean connected;
+        if (!isBlocking()) {
+            connected = platform.finishConnect();
+        } else {
+            boolean completed = false;
+            try {
+                begin();
+                connected = platform.finishConnect();
+                completed = true;
+            } catch (ClosedByInterruptException e) {
+                completed = true;  // ended as the JDK's call ended: no AsynchronousCloseException from end()
+                close();  // the interrupt closed the JDK's channel: this one goes with it
+                throw e;
+            } finally {
+                end(completed);
+            }
+        }
+        if (connected && iwarp == null) {
+            switchAsAsked();
+        }
+        return connected;
+    }
+
+    /** TCP connected: IWARP_MODE set before connect switches now, as the MPA initiator. */
+    private void switchAsAsked() throws IOException {
+        mode.established(true, platform);
+        mode.switchIfRequested(true, true);
+        afterSwitch();
+    }
+
+    @Override
+    public SocketAddress getRemoteAddress() throws IOException {
+        return platform.getRemoteAddress();
+    }
+
+    @Override
+    public int read(ByteBuffer dst) throws IOException {
+        IwarpChannelIo stream = iwarpIo();
+        if (stream != null) {
+            return readIwarp(dst, stream);
+        }
+        if (!isBlocking()) {
+            return platform.read(dst);
+        }
+        boolean completed = false;
+        try {
+            begin();
+            int n = platform.read(dst);
+            completed = true;
+            return n;
+        } catch (ClosedByInterruptException e) {
+            completed = true;  // ended as the JDK's call ended: no AsynchronousCloseException from end()
+            close();  // the interrupt closed the JDK's channel: this one goes with it
+            throw e;
+        } finally {
+            end(completed);
+        }
+    }
+
+    @Override
+    public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+        IwarpChannelIo stream = iwarpIo();
+        if (stream != null) {
+            java.util.Objects.checkFromIndexSize(offset, length, dsts.length);
+            ensureOpen();
+            if (inputShut) {
+                return -1;
+            }
+            try {
+                return stream.read(dsts, offset, length, isBlocking());
+            } catch (SocketException e) {
+                throw closedMeanwhile(e);
+            }
+        }
+        if (!isBlocking()) {
+            return platform.read(dsts, offset, length);
+        }
+        boolean completed = false;
+        try {
+            begin();
+            long n = platform.read(dsts, offset, length);
+            completed = true;
+            return n;
+        } catch (ClosedByInterruptException e) {
+            completed = true;  // ended as the JDK's call ended: no AsynchronousCloseException from end()
+            close();  // the interrupt closed the JDK's channel: this one goes with it
+            throw e;
+        } finally {
+            end(completed);
+        }
+    }
+
+    private int readIwarp(ByteBuffer dst, IwarpChannelIo stream) throws IOException {
+        ensureOpen();
+        if (inputShut) {
+            return -1;
+        }
+        try {
+            return stream.read(dst, isBlocking());
+        } catch (SocketException e) {
+            throw closedMeanwhile(e);
+        }
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        IwarpChannelIo stream = iwarpIo();
+        if (stream != null) {
+            ensureOpen();
+            if (outputShut) {
+                throw new ClosedChannelException();
+            }
+            try {
+                return stream.write(src, isBlocking());
+            } catch (SocketException e) {
+                throw closedMeanwhile(e);
+            }
+        }
+        if (!isBlocking()) {
+            return platform.write(src);
+        }
+        boolean completed = false;
+        try {
+            begin();
+            int n = platform.write(src);
+            completed = true;
+            return n;
+        } catch (ClosedByInterruptException e) {
+            completed = true;  // ended as the JDK's call ended: no AsynchronousCloseException from end()
+            close();  // the interrupt closed the JDK's channel: this one goes with it
+            throw e;
+        } finally {
+            end(completed);
+        }
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        IwarpChannelIo stream = iwarpIo();
+        if (stream != null) {
+            java.util.Objects.checkFromIndexSize(offset, length, srcs.length);
+            ensureOpen();
+            if (outputShut) {
+                throw new ClosedChannelException();
+            }
+            try {
+                return stream.write(srcs, offset, length, isBlocking());
+            } catch (SocketException e) {
+                throw closedMeanwhile(e);
+            }
+        }
+        if (!isBlocking()) {
+            return platform.write(srcs, offset, length);
+        }
+        boolean completed = false;
+        try {
+            begin();
+            long n = platform.write(srcs, offset, length);
+            completed = true;
+            return n;
+        } catch (ClosedByInterruptException e) {
+            completed = true;  // ended as the JDK's call ended: no AsynchronousCloseException from end()
+            close();  // the interrupt closed the JDK's channel: this one goes with it
+            throw e;
+        } finally {
+            end(completed);
+        }
+    }
+
+    /** A stream call failed: if this channel closed meanwhile, as a channel says it. */
+    private IOException closedMeanwhile(SocketException e) {
+        return isOpen() ? e : new AsynchronousCloseException();
+    }
+
+    private void ensureOpen() throws ClosedChannelException {
+        if (!isOpen()) {
+            throw new ClosedChannelException();
+        }
+    }
+
+    @Override
+    public SocketAddress getLocalAddress() throws IOException {
+        return platform.getLocalAddress();
+    }
+
+    @Override
+    protected void implCloseSelectableChannel() throws IOException {
+        mode.socketClosing();
+        IwarpChannelIo current = iwarp;
+        try {
+            if (current != null) {
+                current.stream().close();
+            }
+        } finally {
+            platform.close();
+        }
+    }
+
+    @Override
+    protected void implConfigureBlocking(boolean block) throws IOException {
+        if (iwarp != null) {
+            return;  // the engine owns the JDK's channel; blocking is this channel's own way of reading now
+        }
+        if (block) {
+            platformKeys.cancelAll();  // only cancelled keys of ours are left (the caller checked)
+        }
+        platform.configureBlocking(block);
+    }
+
+    /** As the JDK's channel describes itself ({@code java.nio.channels.SocketChannel[connected local=...]}). */
+    @Override
+    public String toString() {
+        return platform.toString();
+    }
+}

@@ -1,0 +1,230 @@
+package io.extsock.core.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.extsock.ExtendedSelectorProvider;
+import io.extsock.ExtendedServerSocketChannel;
+import io.extsock.ExtendedSocketChannel;
+import io.extsock.IwarpOptions;
+import io.extsock.core.ThreadProbe;
+import io.extsock.verbs.Access;
+import io.extsock.verbs.CompletionStatus;
+import io.extsock.verbs.MemoryRegion;
+import io.extsock.verbs.WorkCompletion;
+import io.extsock.verbs.WriteRequest;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.EnumSet;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Channels of extsock's provider in IWARP_MODE over loopback: the switch at connect and at the
+ * accepted end's first use, the stream in blocking mode and through a selector (whose readiness
+ * then comes from the engine, not the socket's descriptor), the verbs, and how a blocked read
+ * ends.
+ */
+@Timeout(60)
+class IwarpChannelTest {
+
+    private static final long LONG_ENOUGH_SECONDS = 20;
+
+    @Test
+    void aConnectionSwitchedAtConnectCarriesTheStreamBothWaysAndTheVerbs() throws Exception {
+        try (Pair pair = Pair.open()) {
+            byte[] sent = randomBytes(300_000, 1);
+            CompletableFuture<byte[]> received = CompletableFuture.supplyAsync(() -> readFully(pair.server, sent.length));
+            pair.client.write(ByteBuffer.wrap(sent));
+            assertArrayEquals(sent, received.get(LONG_ENOUGH_SECONDS, TimeUnit.SECONDS));
+            assertTrue(pair.client.getOption(IwarpOptions.IWARP_MODE));
+            assertTrue(pair.server.getOption(IwarpOptions.IWARP_MODE));
+
+            ByteBuffer[] gather = {ByteBuffer.wrap(new byte[] {1, 2}), ByteBuffer.allocateDirect(3).put(new byte[] {3, 4, 5}).flip()};
+            assertEquals(5, pair.server.write(gather, 0, 2));
+            ByteBuffer direct = ByteBuffer.allocateDirect(5);
+            while (direct.hasRemaining()) {
+                pair.client.read(direct);
+            }
+            assertArrayEquals(new byte[] {1, 2, 3, 4, 5}, bytes(direct.flip()));
+
+            MemoryRegion target = pair.server.iwarp().register(ByteBuffer.allocateDirect(4096),
+                    EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_WRITE));
+            MemoryRegion source = pair.client.iwarp().register(ByteBuffer.allocateDirect(4096), Set.of());
+            source.buffer().put(0, (byte) 42);
+            pair.client.iwarp().post(new WriteRequest().tag(1).gather(source.slice(0, 4096)).target(target.remote()));
+            WorkCompletion done = pair.client.iwarp().completions().take(LONG_ENOUGH_SECONDS, TimeUnit.SECONDS);
+            assertNotNull(done);
+            assertEquals(CompletionStatus.SUCCESS, done.status());
+            assertEquals(42, target.buffer().get(0));
+        }
+    }
+
+    @Test
+    void aSelectorMovesAMebibyteEachWayWithTheEngineReadingTheSockets() throws Exception {
+        try (Pair pair = Pair.open(); Selector selector = ExtendedSelectorProvider.provider().openSelector()) {
+            pair.client.configureBlocking(false);
+            pair.server.configureBlocking(false);
+            byte[] toServer = randomBytes(1 << 20, 2);
+            byte[] toClient = randomBytes(1 << 20, 3);
+            ByteBuffer clientOut = ByteBuffer.wrap(toServer);
+            ByteBuffer serverOut = ByteBuffer.wrap(toClient);
+            ByteBuffer clientIn = ByteBuffer.allocate(toClient.length);
+            ByteBuffer serverIn = ByteBuffer.allocate(toServer.length);
+            SelectionKey clientKey = pair.client.register(selector, SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+            SelectionKey serverKey = pair.server.register(selector, SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+            int wakeUpsForNothing = 0;
+            while (clientIn.hasRemaining() || serverIn.hasRemaining()) {
+                if (selector.select(TimeUnit.SECONDS.toMillis(LONG_ENOUGH_SECONDS)) == 0 && selector.selectedKeys().isEmpty()) {
+                    wakeUpsForNothing++;
+                    assertTrue(wakeUpsForNothing < 1000, "the selector returned with nothing ready, again and again");
+                }
+                for (SelectionKey key : selector.selectedKeys()) {
+                    ExtendedSocketChannel channel = (ExtendedSocketChannel) key.channel();
+                    ByteBuffer out = key == clientKey ? clientOut : serverOut;
+                    ByteBuffer in = key == clientKey ? clientIn : serverIn;
+                    if (key.isWritable()) {
+                        channel.write(out);
+                        if (!out.hasRemaining()) {
+                            key.interestOps(SelectionKey.OP_READ);
+                        }
+                    }
+                    if (key.isReadable() && in.hasRemaining()) {
+                        assertTrue(channel.read(in) >= 0, "end of stream before every byte came");
+                    }
+                }
+                selector.selectedKeys().clear();
+            }
+            assertArrayEquals(toServer, serverIn.array());
+            assertArrayEquals(toClient, clientIn.array());
+            assertEquals(0, pair.client.read(ByteBuffer.allocate(1)), "non-blocking, nothing more: 0");
+            assertTrue(serverKey.isValid());
+        }
+    }
+
+    @Test
+    void aShutdownOutputIsTheEndOfStreamAndASelectorSaysReadable() throws Exception {
+        try (Pair pair = Pair.open(); Selector selector = ExtendedSelectorProvider.provider().openSelector()) {
+            pair.server.configureBlocking(false);
+            SelectionKey key = pair.server.register(selector, SelectionKey.OP_READ);
+            pair.client.shutdownOutput();
+            assertEquals(1, selector.select(TimeUnit.SECONDS.toMillis(LONG_ENOUGH_SECONDS)));
+            assertTrue(key.isReadable());
+            assertEquals(-1, pair.server.read(ByteBuffer.allocate(1)));
+        }
+    }
+
+    @Test
+    void anInterruptEndsABlockedReadAndClosesTheChannel() throws Exception {
+        try (Pair pair = Pair.open()) {
+            CompletableFuture<Throwable> ended = new CompletableFuture<>();
+            Thread reading = new Thread(() -> ended.complete(assertThrows(IOException.class,
+                    () -> pair.client.read(ByteBuffer.allocate(1)))));
+            reading.start();
+            ThreadProbe.awaitInside(reading, "io.extsock.internal.nio.IwarpChannelIo", "readWaiting");
+
+            reading.interrupt();
+
+            assertInstanceOf(ClosedByInterruptException.class, ended.get(LONG_ENOUGH_SECONDS, TimeUnit.SECONDS));
+            reading.join();
+            assertFalse(pair.client.isOpen());
+        }
+    }
+
+    @Test
+    void anAsynchronousCloseEndsABlockedRead() throws Exception {
+        try (Pair pair = Pair.open()) {
+            CompletableFuture<Throwable> ended = new CompletableFuture<>();
+            Thread reading = new Thread(() -> ended.complete(assertThrows(IOException.class,
+                    () -> pair.client.read(ByteBuffer.allocate(1)))));
+            reading.start();
+            ThreadProbe.awaitInside(reading, "io.extsock.internal.nio.IwarpChannelIo", "readWaiting");
+
+            pair.client.close();
+
+            assertInstanceOf(AsynchronousCloseException.class, ended.get(LONG_ENOUGH_SECONDS, TimeUnit.SECONDS));
+            reading.join();
+        }
+    }
+
+    @Test
+    void fallbackIsRefusedOnChannelsByName() throws Exception {
+        try (ExtendedSocketChannel channel = ExtendedSocketChannel.open()) {
+            UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
+                    () -> channel.setOption(IwarpOptions.FALLBACK, true));
+            assertTrue(refused.getMessage().contains("FALLBACK"), refused.getMessage());
+        }
+    }
+
+    /** A client channel switched at its connect, and the server channel's connection switched at its first use. */
+    private record Pair(ExtendedServerSocketChannel listener, ExtendedSocketChannel client,
+                        ExtendedSocketChannel server) implements AutoCloseable {
+
+        static Pair open() throws Exception {
+            ExtendedServerSocketChannel listener = ExtendedServerSocketChannel.open();
+            listener.setOption(IwarpOptions.IWARP_MODE, true);
+            listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            CompletableFuture<ExtendedSocketChannel> accepted = CompletableFuture.supplyAsync(() -> {
+                try {
+                    ExtendedSocketChannel connection = listener.accept();
+                    connection.iwarp();  // the first use: the responder's switch
+                    return connection;
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            ExtendedSocketChannel client = ExtendedSocketChannel.open();
+            client.setOption(IwarpOptions.IWARP_MODE, true);
+            client.connect(listener.getLocalAddress());
+            return new Pair(listener, client, accepted.get(LONG_ENOUGH_SECONDS, TimeUnit.SECONDS));
+        }
+
+        @Override
+        public void close() throws IOException {
+            client.close();
+            server.close();
+            listener.close();
+        }
+    }
+
+    private static byte[] readFully(ExtendedSocketChannel channel, int length) {
+        ByteBuffer in = ByteBuffer.allocate(length);
+        try {
+            while (in.hasRemaining()) {
+                if (channel.read(in) < 0) {
+                    throw new IOException("end of stream after " + in.position() + " octets");
+                }
+            }
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+        return in.array();
+    }
+
+    private static byte[] bytes(ByteBuffer buffer) {
+        byte[] out = new byte[buffer.remaining()];
+        buffer.get(out);
+        return out;
+    }
+
+    private static byte[] randomBytes(int length, long seed) {
+        byte[] bytes = new byte[length];
+        new Random(seed).nextBytes(bytes);
+        return bytes;
+    }
+}
