@@ -6,9 +6,10 @@ package io.extsock.core.stream;
  * message once half the window is owed (or at once, for a grown window). Guarded by the {@link
  * StreamInput}'s monitor.
  *
- * <p>Each credit is also counted from the moment it is decided on (a buffer read out or
- * refused its payload, the window grown) until a Send takes it, so that it can be told which
- * credits are still on their way to the peer: {@link #onTheirWay}.
+ * <p>Each credit is also counted from the moment it is decided on (a buffer read out, one
+ * whose payload was appended behind unread octets or that held none, the window grown) until
+ * a Send takes it, so that a test can tell which credits are still on their way to the peer
+ * ({@link #onTheirWay}).
  */
 final class OwedCredits {
 

@@ -92,11 +92,10 @@ final class StreamOutput {
         Objects.checkFromIndexSize(off, len, b.length);
         writing.lock();
         try {
-            // Only a small write waits in the batch while credits are merely low: the tail of a
-            // large one would wait there for credits its own first Sends had spent. A large
-            // write's tail waits only when the window is full, so the Send before it went out (a
-            // Send is held for the next only while credits remain, and they only grow while we
-            // hold the writing lock).
+            // Only a small write waits in the batch while credits are merely low: a large one's
+            // tail would wait there for credits its own Sends had spent. It waits only when the
+            // window is full, so the Send before it went out (a Send is held for the next only
+            // while credits remain, and they only grow while we hold the writing lock).
             WriteProgress write = progress.start(b, off, len, len <= mostBatched);
             while (write.len > 0) {
                 WriteProgress.Step step = awaitNextStep(write);
@@ -283,9 +282,8 @@ final class StreamOutput {
             } catch (SocketException e) {
                 synchronized (this) {
                     if (peerGoneLocked()) {
-                        // The peer's close was processed between the check above and the post
-                        // (the engine marks the stream ended before it refuses posts): the same
-                        // case, the same success.
+                        // The peer's close came between the check and the post (the stream is
+                        // marked ended before posts are refused): the same case, the same success.
                         return;
                     }
                 }
@@ -336,15 +334,17 @@ final class StreamOutput {
         return peerWindow.creditsReceived();
     }
 
-    /** Whether a DATA or FIN Send may go (or waiting for one is over: the stream failed or closed). */
+    /** Holding the monitor: whether a DATA or FIN Send may go (or waiting for one is over: the stream failed or closed). */
     boolean canSendLocked() {
         return peerWindow.canSend() || status.stopped();
     }
 
+    /** Whether a DATA Send may be posted (or waiting for a slot is over: the stream failed or closed). */
     boolean dataSendSlotFreeLocked() {
         return peerWindow.sendSlotFree() || status.stopped();
     }
 
+    /** Whether TCP has every DATA Send posted (or the socket closed). */
     boolean dataSentOrClosedLocked() {
         return peerWindow.allDataSent() || status.closed();
     }
