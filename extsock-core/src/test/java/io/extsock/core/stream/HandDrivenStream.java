@@ -60,8 +60,8 @@ final class HandDrivenStream {
         input.postAll();
         driver.stream = this;
         buffers = (ByteBuffer[]) field(StreamInput.class, "buffers").get(input);
-        inFlight = (ArrayDeque<?>) field(QueuePair.class, "inFlight").get(queuePair);
-        receiveQueue = (ArrayDeque<?>) field(QueuePair.class, "receiveQueue").get(queuePair);
+        inFlight = queue(queuePair, "sends", "inFlight");
+        receiveQueue = queue(queuePair, "receives", "queue");
         receiveTag = field(Class.forName("io.extsock.core.verbs.ReceiveWork"), "tag");
         Class<?> sendWork = Class.forName("io.extsock.core.verbs.SendWork");
         sendCompleter = field(sendWork, "completer");
@@ -193,6 +193,13 @@ final class HandDrivenStream {
     }
 
     /** A declared field of {@code type}, made accessible. */
+    /** One of the queue pair's deques: in its WorkQueues, the {@code part} that holds it, then the deque itself. */
+    static ArrayDeque<?> queue(QueuePair queuePair, String part, String name) throws ReflectiveOperationException {
+        Object queues = field(QueuePair.class, "queues").get(queuePair);
+        Object holder = field(queues.getClass(), part).get(queues);
+        return (ArrayDeque<?>) field(holder.getClass(), name).get(holder);
+    }
+
     static Field field(Class<?> type, String name) throws ReflectiveOperationException {
         Field field = type.getDeclaredField(name);
         field.setAccessible(true);
