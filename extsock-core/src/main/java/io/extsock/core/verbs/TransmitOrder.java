@@ -10,7 +10,8 @@ import io.extsock.verbs.WorkOpcode;
  * Which message goes out next (as siw's {@code siw_activate_tx} picks it): our Terminate
  * before anything else, then the RTR, then Read Responses and send-queue messages taking
  * turns (RFC 5040 section 5.2); nothing but a Terminate before a responder may send; and what
- * the message under way leaves behind once framed. Every method runs under the queue pair's lock ({@link WorkQueues}).
+ * the message under way leaves behind once framed. Every method runs under the queue pair's
+ * lock ({@link WorkQueues}).
  */
 final class TransmitOrder {
 
@@ -22,7 +23,7 @@ final class TransmitOrder {
     private boolean terminateInGather;
     /** RFC 5044 section 7.1: closed on a responder until the initiator's first FPDU arrives. */
     private boolean gateOpen;
-    /** RFC 6581: the RTR waits to be framed (read without the lock as a hint: {@link #readyToReceivePending}). */
+    /** RFC 6581: the RTR waits to be framed (also read without the lock, as a hint). */
     private boolean rtrToSend;
     private boolean preferReadResponse;
 

@@ -232,10 +232,9 @@ final class WorkQueues {
     }
 
     /**
-     * The message under way lost its source ({@link TransmitSide#sourceUnreadable}): the
-     * connection ends with a Terminate, {@code culprit} (if a request) completing
-     * LOCAL_OPERATION_ERROR; once it has ended anyway, the message is dropped. Then the next
-     * message (the Terminate) starts.
+     * The message under way lost its source ({@link TransmitSide#sourceUnreadable}): a Terminate
+     * goes next, {@code culprit} (if a request) completing LOCAL_OPERATION_ERROR; once the
+     * connection has ended anyway, the message is only dropped.
      */
     boolean sourceUnreadable(SendWork culprit, InboundRead response, String problem, TransmitSide tx) {
         synchronized (lock) {
@@ -262,11 +261,7 @@ final class WorkQueues {
         }
     }
 
-    /**
-     * The gathering write went out whole: the requests whose last bytes were in it complete.
-     *
-     * @return whether it carried our Terminate (the connection may close now)
-     */
+    /** The gathering write went out whole: its requests complete. Whether it carried our Terminate. */
     boolean transmitted() {
         synchronized (lock) {
             sends.gatherDone(CompletionStatus.SUCCESS, null, CompletionCause.NONE);
