@@ -1,5 +1,6 @@
 package io.extsock.core.verbs;
 
+import io.extsock.core.rdmap.ReadRequestHeader;
 import java.util.ArrayDeque;
 
 /**
@@ -23,14 +24,17 @@ final class InboundReads {
         slotsClaimed++;
     }
 
-    /** An entry for an accepted request's response, from the pool. */
-    InboundRead newEntry() {
+    /** Queues an accepted request's response for the transmit side, in an entry from the pool. */
+    void add(ReadRequestHeader accepted) {
         InboundRead read = pool.poll();
-        return read != null ? read : new InboundRead();
-    }
-
-    /** Queues an accepted request for the transmit side. */
-    void add(InboundRead read) {
+        if (read == null) {
+            read = new InboundRead();
+        }
+        read.sinkStag = accepted.sinkStag();
+        read.sinkTaggedOffset = accepted.sinkTaggedOffset();
+        read.sourceStag = accepted.sourceStag();
+        read.sourceTaggedOffset = accepted.sourceTaggedOffset();
+        read.size = accepted.readSize();
         waiting.add(read);
     }
 

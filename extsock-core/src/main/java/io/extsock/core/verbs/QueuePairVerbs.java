@@ -174,20 +174,19 @@ public final class QueuePairVerbs implements IwarpConnection {
         }
         reserveCompletions(count);
         waiting.progressWhileIdle();  // their completions may be polled rather than waited for
-        int queued = 0;
+        int[] queued = {0};  // how far the posting got, should the list change under it
         try {
-            synchronized (queuePair.lock) {
-                queuePair.requireRoom(count - receives, receives);  // the connection's state first
-                for (; queued < count; queued++) {
-                    queue(requests.get(queued), toCompletionQueue, false);
+            queuePair.postTogether(count - receives, receives, () -> {
+                for (; queued[0] < count; queued[0]++) {
+                    queue(requests.get(queued[0]), toCompletionQueue, false);
                 }
-            }
+            });
         } catch (QueuePairClosedException endedMeanwhile) {
             throw ended(endedMeanwhile.getCause());
         } finally {
             // The slots of those not queued: none, unless another thread changed the list meanwhile.
-            postedToQueue.addAndGet(queued - count);
-            if (queued > 0) {
+            postedToQueue.addAndGet(queued[0] - count);
+            if (queued[0] > 0) {
                 queuePair.transmitPosted();
             }
         }

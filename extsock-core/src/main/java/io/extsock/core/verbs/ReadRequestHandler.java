@@ -15,22 +15,20 @@ import java.nio.ByteBuffer;
  */
 final class ReadRequestHandler implements OpcodeHandler {
 
-    private final QueuePair qp;
+    private final WorkQueues queues;
     private final ReadSourceCheck readSources;
     private final ReadRequestHeader accepted = new ReadRequestHeader();
     private boolean requestAccepted;
 
-    ReadRequestHandler(QueuePair qp) {
-        this.qp = qp;
+    ReadRequestHandler(QueuePair qp, WorkQueues queues) {
+        this.queues = queues;
         this.readSources = new ReadSourceCheck(qp.registry);
     }
 
     @Override
     public ByteBuffer segmentStarted(RdmapSegmentHeader header) throws ProtocolViolationException {
         requestAccepted = false;
-        synchronized (qp.lock) {
-            qp.inboundReads.claimSlot();
-        }
+        queues.claimInboundReadSlot();
         checkSource(header.readRequest());
         accepted.copyFrom(header.readRequest());
         requestAccepted = true;
@@ -59,15 +57,6 @@ final class ReadRequestHandler implements OpcodeHandler {
 
     /** Hands the accepted request to the transmit side, which checks the source again when it frames. */
     private void queueResponse() {
-        synchronized (qp.lock) {
-            InboundRead read = qp.inboundReads.newEntry();
-            read.sinkStag = accepted.sinkStag();
-            read.sinkTaggedOffset = accepted.sinkTaggedOffset();
-            read.sourceStag = accepted.sourceStag();
-            read.sourceTaggedOffset = accepted.sourceTaggedOffset();
-            read.size = accepted.readSize();
-            qp.inboundReads.add(read);
-        }
-        qp.driver.transmitPending();
+        queues.queueReadResponse(accepted);
     }
 }

@@ -34,7 +34,7 @@ import java.nio.ByteBuffer;
  */
 final class ReadResponseHandler implements OpcodeHandler {
 
-    private final QueuePair qp;
+    private final WorkQueues queues;
     /** RFC 6581: our zero-length Read RTR's response, which completes nothing. */
     private boolean rtrResponseExpected;
 
@@ -48,8 +48,8 @@ final class ReadResponseHandler implements OpcodeHandler {
     /** Octets of the current response accepted so far. */
     private long received;
 
-    ReadResponseHandler(QueuePair qp) {
-        this.qp = qp;
+    ReadResponseHandler(QueuePair qp, WorkQueues queues) {
+        this.queues = queues;
         this.rtrResponseExpected = qp.agreement.sendsRtr() && qp.agreement.rtr().get() == RtrKind.ZERO_LENGTH_READ;
     }
 
@@ -68,13 +68,19 @@ final class ReadResponseHandler implements OpcodeHandler {
         if (rtrResponseExpected) {
             return;  // the RTR's response: no sink, no payload allowed
         }
-        synchronized (qp.lock) {
-            read = qp.outstandingReads.peek();
-            if (read != null) {
-                sink = read.sinkRegion;
-                sinkStart = read.sinkOffset;
-                readLength = read.length;
-            }
+        queues.bindOldestRead(this);
+    }
+
+    /**
+     * The response is to {@code oldest}, our oldest outstanding Read (null: none). Under the
+     * queue pair's lock: a flush recycles outstanding Reads, so their fields are copied here.
+     */
+    void bind(SendWork oldest) {
+        read = oldest;
+        if (oldest != null) {
+            sink = oldest.sinkRegion;
+            sinkStart = oldest.sinkOffset;
+            readLength = oldest.length;
         }
     }
 
@@ -125,25 +131,18 @@ final class ReadResponseHandler implements OpcodeHandler {
         RegisteredRegion filled = sink;
         read = null;
         sink = null;
-        synchronized (qp.lock) {
-            if (qp.state != QueuePairState.CONNECTED) {
-                return;  // flushed meanwhile: the flush completed it
-            }
-            SendWork head = qp.outstandingReads.poll();
-            if (head != done) {
-                throw new IllegalStateException("the Read Response was bound to " + done
-                        + " but the oldest outstanding Read is " + head);
-            }
-            if (filled.isDeregistered()) {
-                // Placement stopped at the close (RegionFence): SUCCESS would say the octets are in the sink.
-                done.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "RDMA Read sink: the region was closed"
-                        + " before the Read Response was placed in it (the response's octets were dropped)",
-                        CompletionCause.LOCAL_CHECK);
-            } else {
-                done.finish(CompletionStatus.SUCCESS, null, CompletionCause.NONE);
-            }
-            qp.deliverSendCompletions();
+        queues.readResponded(done, filled, this);
+    }
+
+    /** The Read the response filled, {@code done}, finishes. Under the queue pair's lock (called back by it). */
+    void finish(SendWork done, RegisteredRegion filled) {
+        if (filled.isDeregistered()) {
+            // Placement stopped at the close (RegionFence): SUCCESS would say the octets are in the sink.
+            done.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "RDMA Read sink: the region was closed"
+                    + " before the Read Response was placed in it (the response's octets were dropped)",
+                    CompletionCause.LOCAL_CHECK);
+        } else {
+            done.finish(CompletionStatus.SUCCESS, null, CompletionCause.NONE);
         }
-        qp.driver.transmitPending();  // a Read waiting for ORD room may go now
     }
 }

@@ -27,7 +27,7 @@ import java.nio.ByteBuffer;
  * offending segment's headers.
  *
  * <p>Everything here belongs to the holder of the connection's receive lock; what it shares
- * with posting and the transmit side it reads and changes under the queue pair's lock.
+ * with posting and the transmit side is in {@link WorkQueues}, behind its lock.
  */
 final class ReceiveSide implements SegmentSink {
 
@@ -37,10 +37,11 @@ final class ReceiveSide implements SegmentSink {
     private static final int TERMINATE_QUEUE_CAPACITY = 128;
 
     private final QueuePair qp;
+    private final WorkQueues queues;
     private final SegmentReader reader;
     private final DdpReceiveBookkeeping bookkeeping;
     private final RegionPlacementLookup writeTargets;
-    final SendHandler sends;
+    private final SendHandler sends;
     private final ReadResponseHandler readResponses;
     /** The dispatch table: each RDMAP opcode's handler, by wire value (RFC 5040 section 4.1). */
     private final OpcodeHandler[] handlers = new OpcodeHandler[16];
@@ -55,21 +56,22 @@ final class ReceiveSide implements SegmentSink {
      */
     private boolean rtrToReceive;
 
-    ReceiveSide(QueuePair qp, WirePipeline pipeline) {
+    ReceiveSide(QueuePair qp, WorkQueues queues, WirePipeline pipeline) {
         this.qp = qp;
+        this.queues = queues;
         this.rtrToReceive = qp.agreement.waitsForPeerFirstFpdu() && qp.agreement.rtr().isPresent();
         this.writeTargets = RegionPlacementLookup.forRdmaWrite(qp.registry);
         this.bookkeeping = new DdpReceiveBookkeeping(new ReceiveBuffers(), new SinkBuffers());
-        this.sends = new SendHandler(qp, bookkeeping);
-        this.readResponses = new ReadResponseHandler(qp);
+        this.sends = new SendHandler(qp, queues, bookkeeping);
+        this.readResponses = new ReadResponseHandler(qp, queues);
         handlers[RdmapOpcode.RDMA_WRITE.wireValue()] = new WriteHandler(writeTargets);
-        handlers[RdmapOpcode.RDMA_READ_REQUEST.wireValue()] = new ReadRequestHandler(qp);
+        handlers[RdmapOpcode.RDMA_READ_REQUEST.wireValue()] = new ReadRequestHandler(qp, queues);
         handlers[RdmapOpcode.RDMA_READ_RESPONSE.wireValue()] = readResponses;
         handlers[RdmapOpcode.SEND.wireValue()] = sends;
         handlers[RdmapOpcode.SEND_WITH_INVALIDATE.wireValue()] = sends;
         handlers[RdmapOpcode.SEND_WITH_SOLICITED_EVENT.wireValue()] = sends;
         handlers[RdmapOpcode.SEND_WITH_SOLICITED_EVENT_AND_INVALIDATE.wireValue()] = sends;
-        handlers[RdmapOpcode.TERMINATE.wireValue()] = new TerminateHandler(qp);
+        handlers[RdmapOpcode.TERMINATE.wireValue()] = new TerminateHandler(qp, queues);
         // The other opcodes never get here: RdmapSegmentHeader refuses unsupported ones.
         this.reader = pipeline.reader().apply(this);
     }
@@ -115,7 +117,7 @@ final class ReceiveSide implements SegmentSink {
         if (reader.betweenFpdus()) {
             return false;
         }
-        qp.terminateLocally(new TerminateHeader().reset(TerminateCause.LLP_TCP_STREAM_LOST),
+        queues.terminateLocally(new TerminateHeader().reset(TerminateCause.LLP_TCP_STREAM_LOST),
                 "the peer closed TCP in the middle of an FPDU", CompletionStatus.FLUSHED);
         return true;
     }
@@ -164,9 +166,15 @@ final class ReceiveSide implements SegmentSink {
 
     /** Whether a Read Request may be accepted now (RFC 5040 section 5.2: at most IRD at once). */
     private boolean inboundReadSlotFree() {
-        synchronized (qp.lock) {
-            return qp.inboundReads.slotFree(Math.max(qp.agreement.ird(), rtrReadAllowance()));
-        }
+        return queues.inboundReadSlotFree(Math.max(qp.agreement.ird(), rtrReadAllowance()));
+    }
+
+    /**
+     * The Receive a Send is being placed into, or null: the one the end of the connection must
+     * leave out of the pool. Asked under the queue pair's lock, under which it changes.
+     */
+    ReceiveWork receiveBeingFilled() {
+        return sends.receiving();
     }
 
     /** For tests: puts {@code handler} in the dispatch table in place of the opcode's own. */
@@ -242,28 +250,13 @@ final class ReceiveSide implements SegmentSink {
 
     /**
      * RFC 5044 section 7.1 / RFC 6581: the first FPDU from the initiator lets the responder
-     * send. Also answers, in the same visit to the lock, whether the connection still runs, and
-     * while it does, a Send's first segment takes the Receive it goes into.
+     * send. Also answers, in the same turn of the queue pair's lock, whether the connection
+     * still runs, and while it does, a Send's first segment takes the Receive it goes into.
      *
      * @param sendStarting the segment starts a Send (untagged, offset 0, the Send queue)
      */
     private boolean connectedAtSegmentStart(boolean sendStarting) {
-        boolean opened = false;
-        boolean connected;
-        synchronized (qp.lock) {
-            if (!qp.transmitGateOpen) {
-                qp.transmitGateOpen = true;
-                opened = true;
-            }
-            connected = qp.state == QueuePairState.CONNECTED;
-            if (connected && sendStarting) {
-                sends.messageStarting();
-            }
-        }
-        if (opened) {
-            qp.driver.transmitPending();
-        }
-        return connected;
+        return queues.segmentArriving(sendStarting ? sends : null);
     }
 
     /** We caught the peer breaking a rule: build the Terminate (RFC 5040 section 7) and end. */
@@ -275,7 +268,7 @@ final class ReceiveSide implements SegmentSink {
         }
         CompletionStatus receiveStatus = cause == TerminateCause.DDP_UNTAGGED_MESSAGE_TOO_LONG
                 ? CompletionStatus.LOCAL_LENGTH_ERROR : CompletionStatus.FLUSHED;
-        qp.terminateLocally(terminate, "terminated by this side: " + violation.getMessage(), receiveStatus);
+        queues.terminateLocally(terminate, "terminated by this side: " + violation.getMessage(), receiveStatus);
     }
 
     /**
@@ -295,7 +288,7 @@ final class ReceiveSide implements SegmentSink {
             } catch (RuntimeException unusable) {
                 terminate.reset(TerminateCause.RDMAP_LOCAL_CATASTROPHIC);  // the bare control word will do
             }
-            qp.terminateLocally(terminate, reason, CompletionStatus.FLUSHED);
+            queues.terminateLocally(terminate, reason, CompletionStatus.FLUSHED);
         } catch (RuntimeException | AssertionError again) {
             again.addSuppressed(bug);
             LOG.log(System.Logger.Level.ERROR, "iWARP receive side could not end the connection cleanly", again);

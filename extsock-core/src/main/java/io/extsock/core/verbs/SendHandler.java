@@ -21,22 +21,28 @@ import java.nio.ByteBuffer;
 final class SendHandler implements OpcodeHandler {
 
     private final QueuePair qp;
+    private final WorkQueues queues;
     private final DdpReceiveBookkeeping bookkeeping;
     /** Filled for each Receive this side completes (the receive lock holder's alone). */
     private final CompletionRecord completion = new CompletionRecord();
     /**
-     * The Receive being filled. Written by the receive side under the lock, so that the flush
-     * (under the lock) knows it; never changed by the flush, which leaves this entry out of the
-     * pool: a segment being placed into it on another thread keeps a consistent scatter list.
+     * The Receive being filled. Written under the queue pair's lock (called back by {@link
+     * WorkQueues}), so that the flush (under the lock) knows it; never changed by the flush,
+     * which leaves this entry out of the pool: a segment being placed into it on another thread
+     * keeps a consistent scatter list.
      */
     private ReceiveWork receiving;
+    /** The Receive the last Send completed: its completer and tag, taken before its entry went back to the pool. */
+    private WorkCompleter filledCompleter;
+    private long filledTag;
     /** RFC 6581: the initiator's zero-length Send RTR, which consumes no Receive. */
     private boolean rtrExpected;
     private ByteBuffer bounce;
     private long bounceOffset;
 
-    SendHandler(QueuePair qp, DdpReceiveBookkeeping bookkeeping) {
+    SendHandler(QueuePair qp, WorkQueues queues, DdpReceiveBookkeeping bookkeeping) {
         this.qp = qp;
+        this.queues = queues;
         this.bookkeeping = bookkeeping;
         this.rtrExpected = qp.agreement.role() == MpaRole.RESPONDER && qp.agreement.rtr().isPresent()
                 && qp.agreement.rtr().get() == RtrKind.ZERO_LENGTH_SEND;
@@ -57,10 +63,20 @@ final class SendHandler implements OpcodeHandler {
 
     /**
      * A new Send starts (before DDP's checks, which ask its capacity): it takes the receive
-     * queue's head. Under the queue pair's lock (the receive side's visit at the segment's start).
+     * queue's {@code head}. Under the queue pair's lock (the receive side's turn at the segment's start).
      */
-    void messageStarting() {
-        receiving = rtrExpected ? null : qp.receiveQueue.peek();
+    void messageStarting(ReceiveWork head) {
+        receiving = rtrExpected ? null : head;
+    }
+
+    /**
+     * The Send completed and {@code done} (null: flushed meanwhile) left the receive queue; its
+     * entry goes back to the pool once this returns. Under the queue pair's lock.
+     */
+    void receiveTaken(ReceiveWork done) {
+        receiving = null;
+        filledCompleter = done != null ? done.completer : null;
+        filledTag = done != null ? done.tag : 0;
     }
 
     @Override
@@ -105,25 +121,16 @@ final class SendHandler implements OpcodeHandler {
         }
         // The head is the queue pair's until the segment takes it: an end on another thread
         // recycles queued entries under the lock, so it is looked at under the lock.
-        synchronized (qp.lock) {
-            ReceiveWork head = rtrExpected || qp.state != QueuePairState.CONNECTED ? null : qp.receiveQueue.peek();
-            return head != null ? head.placementWithin(0, length, true) : null;
-        }
+        return rtrExpected ? null : queues.headReceivePlacement(length);
     }
 
     @Override
     public void segmentPlaced(RdmapSegmentHeader header) {
         if (bounce != null) {
-            if (stillConnected()) {
+            if (queues.isConnected()) {
                 scatterBounce();
             }
             bounce = null;  // else flushed while the segment came in: its Receive is the application's again
-        }
-    }
-
-    private boolean stillConnected() {
-        synchronized (qp.lock) {
-            return qp.state == QueuePairState.CONNECTED;
         }
     }
 
@@ -152,25 +159,18 @@ final class SendHandler implements OpcodeHandler {
             rtrExpected = false;  // the RTR: consumed no receive and tells nobody
             return;
         }
-        // The Receive leaves the queue and goes back to the pool in one visit to the lock: what
-        // its completion needs is taken out first.
-        WorkCompleter completer = null;
-        long tag = 0;
-        synchronized (qp.lock) {
-            ReceiveWork done = qp.state == QueuePairState.CONNECTED ? qp.receiveQueue.poll() : null;  // else flushed
-            receiving = null;
-            if (done != null) {
-                completer = done.completer;
-                tag = done.tag;
-                qp.recycleUnderLock(done);
-            }
-        }
+        // The Receive leaves the queue and goes back to the pool in one turn of the lock: what
+        // its completion needs is taken out first (receiveTaken).
+        queues.receiveFilled(this);
+        WorkCompleter completer = filledCompleter;
+        long tag = filledTag;
+        filledCompleter = null;
         int invalidated = 0;
         if (header.opcode().invalidatesStag()) {
             invalidated = header.invalidateStag();
             TerminateCause refused = qp.registry.invalidate(invalidated);
             if (refused != null) {
-                qp.complete(completer, completion.set(tag, WorkOpcode.RECEIVE, CompletionStatus.REMOTE_OPERATION_ERROR,
+                complete(completer, completion.set(tag, WorkOpcode.RECEIVE, CompletionStatus.REMOTE_OPERATION_ERROR,
                         length, false, 0, String.format("the peer's Send with Invalidate named STag 0x%08x, which"
                                 + " cannot be invalidated", invalidated),
                         CompletionCause.terminateSent(refused.layer().wireValue(), refused.errorType(),
@@ -179,7 +179,16 @@ final class SendHandler implements OpcodeHandler {
                         "Send with Invalidate of STag 0x%08x, which this connection cannot invalidate", invalidated));
             }
         }
-        qp.complete(completer, completion.set(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length,
+        complete(completer, completion.set(tag, WorkOpcode.RECEIVE, CompletionStatus.SUCCESS, length,
                 header.opcode().solicitedEvent(), invalidated, null, CompletionCause.NONE));
+    }
+
+    /** Completes a Receive back in the pool (null: flushed), outside the lock: the completer may take its own. */
+    private void complete(WorkCompleter completer, CompletionRecord record) {
+        if (completer == null) {
+            return;
+        }
+        qp.counters.completed(record.status());
+        completer.complete(record);
     }
 }

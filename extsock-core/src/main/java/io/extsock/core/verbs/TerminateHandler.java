@@ -2,11 +2,9 @@ package io.extsock.core.verbs;
 
 import io.extsock.core.events.ExtsockEvents;
 import io.extsock.core.rdmap.RdmapSegmentHeader;
-import io.extsock.core.rdmap.ReadRequestHeader;
 import io.extsock.core.rdmap.TerminateHeader;
 import io.extsock.core.terminate.ErrorLayer;
 import io.extsock.core.terminate.TerminateCause;
-import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.MessageType;
 import java.nio.ByteBuffer;
@@ -21,9 +19,11 @@ final class TerminateHandler implements OpcodeHandler {
     private static final System.Logger LOG = System.getLogger(QueuePair.class.getName());
 
     private final QueuePair qp;
+    private final WorkQueues queues;
 
-    TerminateHandler(QueuePair qp) {
+    TerminateHandler(QueuePair qp, WorkQueues queues) {
         this.qp = qp;
+        this.queues = queues;
     }
 
     @Override
@@ -44,37 +44,11 @@ final class TerminateHandler implements OpcodeHandler {
                     + Integer.toHexString(terminate.errorCode()) + " (" + ExtsockEvents.errorName(terminate) + ")");
         }
         ExtsockEvents.terminateReceived(qp.counters.peer(), terminate, reason);
-        synchronized (qp.lock) {
-            SendWork culprit = readTheTerminateIsAbout(terminate);
-            CompletionStatus culpritStatus = cause != null && cause.layer() == ErrorLayer.RDMAP && cause.errorType() == 1
-                    ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.REMOTE_OPERATION_ERROR;
-            qp.end(reason, CompletionCause.terminateReceived(terminate.layer(), terminate.errorType(),
-                    terminate.errorCode()), CompletionStatus.FLUSHED, culprit, culpritStatus);
-        }
+        // The Read it is about (SendQueue#readTheTerminateIsAbout) completes with the peer's refusal.
+        CompletionStatus culpritStatus = cause != null && cause.layer() == ErrorLayer.RDMAP && cause.errorType() == 1
+                ? CompletionStatus.REMOTE_ACCESS_ERROR : CompletionStatus.REMOTE_OPERATION_ERROR;
+        queues.endByPeerTerminate(terminate, reason, culpritStatus);
         qp.driver.closeRequested();
         qp.counters.messageReceived(MessageType.TERMINATE);  // after its event: who sees the count, sees it
-    }
-
-    /**
-     * The outstanding RDMA Read a peer's Terminate is about (RFC 5040 section 4.8): the one its
-     * copied Read Request header names, else, for an RDMAP remote protection error (which only a
-     * Read Request of ours can cause), the oldest; none for other errors (our Writes and Sends
-     * left already). Called under the lock.
-     */
-    private SendWork readTheTerminateIsAbout(TerminateHeader terminate) {
-        if (terminate.hasTerminatedReadRequest()) {
-            ReadRequestHeader copied = terminate.terminatedReadRequest();
-            for (SendWork read : qp.outstandingReads) {
-                if (read.sinkRegion != null && read.sinkRegion.stag() == copied.sinkStag()
-                        && read.sinkOffset == copied.sinkTaggedOffset() && read.length == copied.readSize()) {
-                    return read;
-                }
-            }
-        }
-        TerminateCause cause = terminate.cause();
-        if (cause != null && cause.layer() == ErrorLayer.RDMAP && cause.errorType() == 1) {
-            return qp.outstandingReads.peek();
-        }
-        return null;
     }
 }

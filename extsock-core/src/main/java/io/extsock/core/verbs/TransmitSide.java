@@ -15,8 +15,6 @@ import io.extsock.verbs.CompletionCause;
 import io.extsock.verbs.CompletionStatus;
 import io.extsock.verbs.MessageType;
 import io.extsock.verbs.WorkOpcode;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The queue pair's transmit side (siw's {@code siw_qp_tx.c}): picks the next message (a pending
@@ -25,30 +23,28 @@ import java.util.List;
  * the requests whose last bytes went out.
  *
  * <p>Its own fields belong to the holder of the connection's transmit lock; what it shares
- * with posting and the receive side it reads and changes under the queue pair's lock.
+ * with posting and the receive side is in {@link WorkQueues}, which picks the next message
+ * ({@link TransmitOrder}) and calls back here to start it, under its lock.
  */
 final class TransmitSide {
 
     private static final System.Logger LOG = System.getLogger(QueuePair.class.getName());
 
     private final QueuePair qp;
+    private final WorkQueues queues;
     private final MessageWriter writer;
     private final ReadSourceCheck readSources;
     private final MessageSequenceNumbers sendSequence = new MessageSequenceNumbers();
-    /** Requests whose last segment is in the gathering write being written; under the lock. */
-    private final List<SendWork> lastSegmentInGather = new ArrayList<>();
     private final LentViews lentViews = new LentViews();
     private final ReadRequestHeader outgoingRead = new ReadRequestHeader();
     private SendWork framing;
     private InboundRead responding;
-    private boolean terminateFramed;
-    private boolean terminateInGather;
     /** A Terminate just started, to announce (event, log) outside the lock. */
     private TerminateHeader terminateStarted;
-    private boolean preferReadResponse;
 
-    TransmitSide(QueuePair qp, MessageWriter writer) {
+    TransmitSide(QueuePair qp, WorkQueues queues, MessageWriter writer) {
         this.qp = qp;
+        this.queues = queues;
         this.writer = writer;
         this.readSources = new ReadSourceCheck(qp.registry);
     }
@@ -87,7 +83,7 @@ final class TransmitSide {
                     started = sourceUnreadable(e);  // a Terminate instead of the rest of the message
                 }
             } else {
-                started = startNextMessage();
+                started = queues.startNextMessage(this);
             }
             if (!started) {
                 return framed;
@@ -111,21 +107,9 @@ final class TransmitSide {
     }
 
     private void transmittedUnfenced() {
-        boolean closeNow = false;
         lentViews.returnAll();  // the write is out: its views go back to their regions
-        synchronized (qp.lock) {
-            for (int i = 0; i < lastSegmentInGather.size(); i++) {  // indexed: no iterator per write
-                lastSegmentInGather.get(i).finish(CompletionStatus.SUCCESS, null, CompletionCause.NONE);
-            }
-            lastSegmentInGather.clear();
-            qp.deliverSendCompletions();
-            if (terminateInGather) {
-                terminateInGather = false;
-                closeNow = true;
-            }
-        }
-        if (closeNow) {
-            qp.driver.closeRequested();
+        if (queues.transmitted()) {
+            qp.driver.closeRequested();  // our Terminate went out
         }
     }
 
@@ -137,91 +121,54 @@ final class TransmitSide {
         qp.registry.fence().enterTransmit();
         try {
             lentViews.returnAll();
-            synchronized (qp.lock) {
-                for (int i = 0; i < lastSegmentInGather.size(); i++) {
-                    lastSegmentInGather.get(i).finish(CompletionStatus.FLUSHED, reason != null ? reason : qp.failure,
-                            qp.failureCause != null ? qp.failureCause : CompletionCause.CONNECTION_LOST);
-                }
-                lastSegmentInGather.clear();
-                qp.deliverSendCompletions();
-            }
+            queues.transmitAborted(reason);
         } finally {
             qp.registry.fence().leaveTransmit();
         }
     }
 
-    /** Whether the request's last bytes are in the gathering write being written. Under the lock. */
-    boolean lastSegmentInGather(SendWork work) {
-        return lastSegmentInGather.contains(work);
-    }
-
     /** Whether there is anything {@link #frame} would frame now. */
     boolean hasTransmitWork() {
-        synchronized (qp.lock) {
-            if (writer.inProgress() || qp.terminateToSend != null && !terminateFramed) {
-                return true;
-            }
-            if (qp.state != QueuePairState.CONNECTED || !qp.transmitGateOpen) {
-                return false;
-            }
-            return qp.rtrToSend || !qp.inboundReads.isEmpty() || readyToFrame(qp.unframed.peek());
-        }
+        return queues.hasTransmitWork(writer);
     }
 
     /** Whether the RTR is all that is queued to send (a message, a response or a Terminate is not). */
     boolean onlyReadyToReceivePending() {
-        synchronized (qp.lock) {
-            return qp.rtrToSend && !writer.inProgress() && qp.terminateToSend == null && qp.inboundReads.isEmpty()
-                    && qp.unframed.peek() == null;
-        }
+        return queues.onlyReadyToReceivePending(writer);
     }
 
-    private boolean startNextMessage() {
-        synchronized (qp.lock) {
-            if (qp.terminateToSend != null && !terminateFramed) {
-                terminateFramed = true;
-                writer.startTerminate(sendSequence.assign(DdpConstants.QN_TERMINATE), qp.terminateToSend);
-                terminateStarted = qp.terminateToSend;  // announced and counted by frame(), outside the lock
-                return true;
-            }
-            if (qp.state != QueuePairState.CONNECTED || !qp.transmitGateOpen) {
-                return false;
-            }
-            if (qp.rtrToSend) {
-                qp.rtrToSend = false;
-                startReadyToReceive();
-                return true;
-            }
-            SendWork next = qp.unframed.peek();
-            boolean sendReady = readyToFrame(next);
-            boolean responseReady = !qp.inboundReads.isEmpty();
-            if (responseReady && (preferReadResponse || !sendReady)) {
-                preferReadResponse = false;
-                responding = qp.inboundReads.poll();
-                if (!checkReadResponseSource(responding)) {
-                    return true;  // the region went away meanwhile: a Terminate is queued instead
-                }
-                responding.lentViews = lentViews;
-                writer.startReadResponse(responding.sinkStag, responding.sinkTaggedOffset, responding);
-                qp.counters.messageSent(MessageType.RDMA_READ_RESPONSE, responding.size);
-                return true;
-            }
-            if (!sendReady) {
-                return false;
-            }
-            preferReadResponse = true;  // RFC 5040 section 5.2: responses take turns with new work
-            framing = qp.unframed.poll();
-            if (!startSendWork(framing)) {
-                framing = null;  // refused before any of it went out: the next message's turn
-            }
-            return true;
+    // ---- starting the message WorkQueues picked (called back under its lock) ------------
+
+    void startTerminate(TerminateHeader terminate) {
+        writer.startTerminate(sendSequence.assign(DdpConstants.QN_TERMINATE), terminate);
+        terminateStarted = terminate;  // announced and counted by frame(), outside the lock
+    }
+
+    /** Starts the response to {@code read}, unless its source fails the check again (then a Terminate is queued). */
+    void startReadResponse(InboundRead read) {
+        if (!checkReadResponseSource(read)) {
+            return;
         }
+        responding = read;
+        read.lentViews = lentViews;
+        writer.startReadResponse(read.sinkStag, read.sinkTaggedOffset, read);
+        qp.counters.messageSent(MessageType.RDMA_READ_RESPONSE, read.size);
+    }
+
+    /** False if the request was refused instead (finished, to be reported in its turn): see {@link #startSendWork}. */
+    boolean startSend(SendWork work) {
+        framing = work;
+        if (!startSendWork(work)) {
+            framing = null;
+            return false;
+        }
+        return true;
     }
 
     /**
      * Checks a Read Response's source again now: the application may have deregistered the
      * region since the request arrived (RFC 5042: its STag is then dead). False, with a
-     * Terminate queued, if the check fails. Called under the lock.
+     * Terminate queued, if the check fails.
      */
     private boolean checkReadResponseSource(InboundRead read) {
         if (read.size == 0) {
@@ -233,12 +180,9 @@ final class TransmitSide {
             refused = TerminateCause.RDMAP_INVALID_STAG;  // deregistered since the check (RegionFence)
         }
         if (refused != null) {
-            responding = null;
-            String reason = "terminated by this side: " + refused.description() + ": "
+            queues.readResponseRefused(read, refused, "terminated by this side: " + refused.description() + ": "
                     + ReadSourceCheck.describe(read.sourceStag, read.sourceTaggedOffset, read.size)
-                    + " (the region was deregistered before the response)";
-            qp.inboundReads.release(read);
-            endWithTerminate(refused, reason, null, null);
+                    + " (the region was deregistered before the response)");
             return false;
         }
         read.source = source;
@@ -257,45 +201,11 @@ final class TransmitSide {
      */
     private boolean sourceUnreadable(SourceUnreadableException failure) {
         writer.abandon();
-        synchronized (qp.lock) {
-            SendWork culprit = framing;
-            framing = null;
-            if (culprit != null && culprit.opcode != WorkOpcode.RDMA_READ) {
-                culprit.releaseFileRegionsAfterWrite();
-            }
-            if (responding != null) {
-                if (responding.source != null) {
-                    lentViews.releaseHoldAfterWrite(responding.source);
-                }
-                qp.inboundReads.release(responding);
-                responding = null;
-            }
-            if (qp.state == QueuePairState.CONNECTED) {
-                endWithTerminate(TerminateCause.RDMAP_LOCAL_CATASTROPHIC, "terminated by this side: "
-                        + failure.getMessage(), culprit, CompletionStatus.LOCAL_OPERATION_ERROR);
-            } else if (culprit != null && !culprit.done) {
-                culprit.finish(CompletionStatus.FLUSHED, qp.failure, qp.failureCause);
-                qp.deliverSendCompletions();
-            }
-            return startNextMessage();
-        }
-    }
-
-    /**
-     * A fault found while framing ends the connection: the Terminate is queued, to be framed
-     * next (the transmit side cannot wait for the receive side), and the queue pair ends. Under
-     * the lock.
-     */
-    private void endWithTerminate(TerminateCause cause, String reason, SendWork culprit,
-                                  CompletionStatus culpritStatus) {
-        qp.terminateToSend = new TerminateHeader().reset(cause);
-        qp.end(reason, CompletionCause.terminateSent(cause.layer().wireValue(), cause.errorType(), cause.errorCode()),
-                CompletionStatus.FLUSHED, culprit, culpritStatus);
-    }
-
-    /** A send-queue head may go unless it is a Read beyond the negotiated ORD. */
-    private boolean readyToFrame(SendWork next) {
-        return next != null && (next.opcode != WorkOpcode.RDMA_READ || qp.outstandingReads.size() < qp.agreement.ord());
+        SendWork culprit = framing;
+        InboundRead response = responding;
+        framing = null;
+        responding = null;
+        return queues.sourceUnreadable(culprit, response, failure.getMessage(), this);
     }
 
     /** False if the request was refused instead: its file region was deregistered before it started. */
@@ -307,7 +217,6 @@ final class TransmitSide {
                 work.finish(CompletionStatus.LOCAL_PROTECTION_ERROR, "gather: " + gone + " was deregistered before"
                         + " this request was sent (keep a file region registered until its Sends and Writes"
                         + " complete)", CompletionCause.NONE);
-                qp.deliverSendCompletions();
                 return false;
             }
         }
@@ -325,8 +234,7 @@ final class TransmitSide {
                 writer.startWrite(work.remoteStag, work.remoteOffset, work);
                 qp.counters.messageSent(MessageType.RDMA_WRITE, work.length);
                 break;
-            case RDMA_READ:
-                qp.outstandingReads.add(work);
+            case RDMA_READ:  // on the wire from now (SendQueue#framing)
                 qp.counters.messageSent(MessageType.RDMA_READ_REQUEST, 0);
                 writer.startReadRequest(sendSequence.assign(DdpConstants.QN_READ_REQUEST), outgoingRead
                         .set(work.sinkRegion.stag(), work.sinkOffset, work.length, work.remoteStag, work.remoteOffset));
@@ -342,7 +250,7 @@ final class TransmitSide {
      * not the application's: the statistics count no message for it (its octets are in the
      * bytes sent).
      */
-    private void startReadyToReceive() {
+    void startReadyToReceive() {
         RtrKind kind = qp.agreement.rtr().orElseThrow();
         switch (kind) {
             case ZERO_LENGTH_WRITE:
@@ -357,40 +265,13 @@ final class TransmitSide {
         }
     }
 
-    /**
-     * {@link #messageFramed} and {@link #startNextMessage} in one turn of the lock (taken again
-     * inside, reentrantly, at no cost): every message framed comes this way.
-     */
+    /** The message under way is framed, and the next one starts: in one turn of WorkQueues' lock. */
     private boolean messageFramedAndStartNext() {
-        synchronized (qp.lock) {
-            messageFramed();
-            return startNextMessage();
-        }
-    }
-
-    /** The current message's last segment is in the gather. */
-    private void messageFramed() {
-        synchronized (qp.lock) {
-            if (responding != null) {
-                InboundRead done = responding;
-                responding = null;
-                if (done.source != null) {
-                    lentViews.releaseHoldAfterWrite(done.source);
-                }
-                qp.inboundReads.release(done);
-            } else if (framing != null) {
-                if (framing.opcode != WorkOpcode.RDMA_READ) {
-                    framing.releaseFileRegionsAfterWrite();
-                    if (qp.state == QueuePairState.CONNECTED) {
-                        lastSegmentInGather.add(framing);  // complete once the bytes left
-                    }
-                }
-                framing = null;
-            } else if (terminateFramed && qp.terminateToSend != null) {
-                terminateInGather = true;
-                qp.terminateToSend = null;
-            }
-        }
+        InboundRead response = responding;
+        SendWork request = framing;
+        responding = null;
+        framing = null;
+        return queues.messageFramedAndStartNext(response, request, this);
     }
 
     /** A Terminate of ours goes out now: the event and the log line. */

@@ -6,11 +6,19 @@
  *   <caption>One concept per file</caption>
  *   <tr><th>File</th><th>siw</th><th>What</th></tr>
  *   <tr><td>{@link io.extsock.core.verbs.QueuePair}</td><td>{@code siw_qp.c}</td>
- *       <td>posting, the state, Terminate and flush, the order of completions; the queues the
- *       two sides share; inbound Read slots (IRD)</td></tr>
+ *       <td>the queue pair's face: posting, the state, the end, the two sides as the engine
+ *       drives them</td></tr>
+ *   <tr><td>{@code WorkQueues}</td><td>{@code siw_qp.c}</td>
+ *       <td>what posting and the two sides share, behind the one lock that only it takes: the
+ *       state, Terminate and flush; the parts below run under that lock</td></tr>
+ *   <tr><td>{@code SendQueue}, {@code ReceiveQueue}, {@code InboundReads}</td><td>{@code siw_qp.c}</td>
+ *       <td>the send queue and the order of its completions, our Reads on the wire (ORD); the
+ *       receive queue; the peer's Reads waiting for their response (IRD)</td></tr>
+ *   <tr><td>{@code TransmitOrder}</td><td>{@code siw_qp.c} ({@code siw_activate_tx})</td>
+ *       <td>which message goes next: Terminate, RTR, Read Responses taking turns with the send
+ *       queue</td></tr>
  *   <tr><td>{@code TransmitSide}</td><td>{@code siw_qp_tx.c}</td>
- *       <td>which message goes next (Terminate, RTR, Read Responses taking turns with the send
- *       queue, ORD), framing into the engine's gathering write, completing what went out</td></tr>
+ *       <td>framing into the engine's gathering write, completing what went out</td></tr>
  *   <tr><td>{@code ReceiveSide}</td><td>{@code siw_qp_rx.c}</td>
  *       <td>DDP's checks, the dispatch table (one {@code OpcodeHandler} per RDMAP opcode), the
  *       Terminate for a rule the peer broke</td></tr>

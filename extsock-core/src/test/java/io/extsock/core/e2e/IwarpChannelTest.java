@@ -71,6 +71,10 @@ class IwarpChannelTest {
             WorkCompletion done = pair.client.iwarp().completions().take(LONG_ENOUGH_SECONDS, TimeUnit.SECONDS);
             assertNotNull(done);
             assertEquals(CompletionStatus.SUCCESS, done.status());
+            // The Write's completion says the source may be reused; the stream's next bytes, which
+            // the peer processes after the Write, say it was placed.
+            pair.client.write(ByteBuffer.wrap(new byte[] {7}));
+            assertArrayEquals(new byte[] {7}, readFully(pair.server, 1));
             assertEquals(42, target.buffer().get(0));
         }
     }

@@ -57,8 +57,8 @@ final class HandDrivenStream {
         output.connect(input);
         input.postAll();
         driver.stream = this;
-        inFlight = (ArrayDeque<?>) field(QueuePair.class, "inFlight").get(queuePair);
-        receiveQueue = (ArrayDeque<?>) field(QueuePair.class, "receiveQueue").get(queuePair);
+        inFlight = queue(queuePair, "sends", "inFlight");
+        receiveQueue = queue(queuePair, "receives", "queue");
         receiveTag = field(Class.forName("io.extsock.core.verbs.ReceiveWork"), "tag");
         Class<?> sendWork = Class.forName("io.extsock.core.verbs.SendWork");
         sendCompleter = field(sendWork, "completer");
@@ -188,6 +188,13 @@ final class HandDrivenStream {
     }
 
     /** A declared field of {@code type}, made accessible. */
+    /** One of the queue pair's deques: in its WorkQueues, the {@code part} that holds it, then the deque itself. */
+    static ArrayDeque<?> queue(QueuePair queuePair, String part, String name) throws ReflectiveOperationException {
+        Object queues = field(QueuePair.class, "queues").get(queuePair);
+        Object holder = field(queues.getClass(), part).get(queues);
+        return (ArrayDeque<?>) field(holder.getClass(), name).get(holder);
+    }
+
     static Field field(Class<?> type, String name) throws ReflectiveOperationException {
         Field field = type.getDeclaredField(name);
         field.setAccessible(true);

@@ -145,10 +145,10 @@ class StreamSendHeaderFuzzTest {
         ByteArrayOutputStream read = new ByteArrayOutputStream();
         boolean failed = false;
         boolean finished = false;
-        ArrayDeque<?> receiveQueue = (ArrayDeque<?>) field(QueuePair.class, "receiveQueue").get(queuePair);
+        ArrayDeque<?> receiveQueue = HandDrivenStream.queue(queuePair, "receives", "queue");
         Field receiveTag = field(Class.forName("io.extsock.core.verbs.ReceiveWork"), "tag");
-        ArrayDeque<?> inFlight = (ArrayDeque<?>) field(QueuePair.class, "inFlight").get(queuePair);
-        ArrayDeque<?> unframed = (ArrayDeque<?>) field(QueuePair.class, "unframed").get(queuePair);
+        ArrayDeque<?> inFlight = HandDrivenStream.queue(queuePair, "sends", "inFlight");
+        ArrayDeque<?> unframed = HandDrivenStream.queue(queuePair, "sends", "unframed");
         Class<?> sendWork = Class.forName("io.extsock.core.verbs.SendWork");
         Field sendCompleter = field(sendWork, "completer");
         Field sendTag = field(sendWork, "tag");

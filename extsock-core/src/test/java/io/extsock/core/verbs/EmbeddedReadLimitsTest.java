@@ -50,7 +50,7 @@ class EmbeddedReadLimitsTest {
         }
         pair.carry(pair.initiator());
         assertEquals(2, Collections.frequency(pair.initiator().opcodesWritten(), READ_REQUEST), "ORD 2 on the wire");
-        assertEquals(2, pair.initiator().queuePair.outstandingReads.size());
+        assertEquals(2, pair.initiator().queuePair.queues.readsOutstanding());
         for (int i = 0; i < 5; i++) {
             WorkCompletion read = client.completions().take(1, TimeUnit.SECONDS);
             assertEquals(i, read.tag());
@@ -105,7 +105,7 @@ class EmbeddedReadLimitsTest {
         MemoryRegion sink = client.register(ByteBuffer.allocateDirect(100), EnumSet.of(Access.LOCAL_WRITE));
         client.post(new ReadRequest().tag(7).source(exposed.remote()).sink(sink.slice(0, 100)));
         pair.carry(pair.initiator());  // the request is accepted and its response queued, not yet framed
-        assertEquals(1, pair.responder().queuePair.inboundReads.size());
+        assertEquals(1, pair.responder().queuePair.queues.responsesWaiting());
         exposed.close();
         pair.pump();
         assertTerminate(pair.responder().terminateWritten(), 0x01, 0x00, 0x00);
