@@ -23,6 +23,8 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.spi.SelectorProvider;
 import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -70,7 +72,7 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
     }
 
     /** An accepted connection of a server channel with these iWARP options: it switches on first use. */
-    void acceptedWith(java.util.Map<SocketOption<?>, Object> serverIwarpSettings) {
+    void acceptedWith(Map<SocketOption<?>, Object> serverIwarpSettings) {
         mode.inherit(serverIwarpSettings);
         mode.deferToFirstUse();
     }
@@ -265,23 +267,7 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
 
     @Override
     public boolean connect(SocketAddress remote) throws IOException {
-        boolean connected;
-        if (!isBlocking()) {
-            connected = platform.connect(remote);
-        } else {
-            boolean completed = false;
-            try {
-                begin();
-                connected = platform.connect(remote);
-                completed = true;
-            } catch (ClosedByInterruptException e) {
-                completed = true;  // ended as the JDK's call ended: no AsynchronousCloseException from end()
-                close();  // the interrupt closed the JDK's channel: this one goes with it
-                throw e;
-            } finally {
-                end(completed);
-            }
-        }
+        boolean connected = isBlocking() ? blocking(() -> platform.connect(remote)) : platform.connect(remote);
         if (connected) {
             switchAsAsked();
         }
@@ -290,23 +276,7 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
 
     @Override
     public boolean finishConnect() throws IOException {
-        boolean connected;
-        if (!isBlocking()) {
-            connected = platform.finishConnect();
-        } else {
-            boolean completed = false;
-            try {
-                begin();
-                connected = platform.finishConnect();
-                completed = true;
-            } catch (ClosedByInterruptException e) {
-                completed = true;  // ended as the JDK's call ended: no AsynchronousCloseException from end()
-                close();  // the interrupt closed the JDK's channel: this one goes with it
-                throw e;
-            } finally {
-                end(completed);
-            }
-        }
+        boolean connected = isBlocking() ? blocking(platform::finishConnect) : platform.finishConnect();
         if (connected && iwarp == null) {
             switchAsAsked();
         }
@@ -329,94 +299,58 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
     public int read(ByteBuffer dst) throws IOException {
         IwarpChannelIo stream = iwarpIo();
         if (stream != null) {
-            return readIwarp(dst, stream);
+            return (int) onStream(true, () -> stream.read(dst, isBlocking()));
         }
-        if (!isBlocking()) {
-            return platform.read(dst);
-        }
-        boolean completed = false;
-        try {
-            begin();
-            int n = platform.read(dst);
-            completed = true;
-            return n;
-        } catch (ClosedByInterruptException e) {
-            completed = true;  // ended as the JDK's call ended: no AsynchronousCloseException from end()
-            close();  // the interrupt closed the JDK's channel: this one goes with it
-            throw e;
-        } finally {
-            end(completed);
-        }
+        return isBlocking() ? blocking(() -> platform.read(dst)) : platform.read(dst);
     }
 
     @Override
     public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, dsts.length);
         IwarpChannelIo stream = iwarpIo();
         if (stream != null) {
-            java.util.Objects.checkFromIndexSize(offset, length, dsts.length);
-            ensureOpen();
-            if (inputShut) {
-                return -1;
-            }
-            try {
-                return stream.read(dsts, offset, length, isBlocking());
-            } catch (SocketException e) {
-                throw closedMeanwhile(e);
-            }
+            return onStream(true, () -> stream.read(dsts, offset, length, isBlocking()));
         }
-        if (!isBlocking()) {
-            return platform.read(dsts, offset, length);
-        }
-        boolean completed = false;
-        try {
-            begin();
-            long n = platform.read(dsts, offset, length);
-            completed = true;
-            return n;
-        } catch (ClosedByInterruptException e) {
-            completed = true;  // ended as the JDK's call ended: no AsynchronousCloseException from end()
-            close();  // the interrupt closed the JDK's channel: this one goes with it
-            throw e;
-        } finally {
-            end(completed);
-        }
-    }
-
-    private int readIwarp(ByteBuffer dst, IwarpChannelIo stream) throws IOException {
-        ensureOpen();
-        if (inputShut) {
-            return -1;
-        }
-        try {
-            return stream.read(dst, isBlocking());
-        } catch (SocketException e) {
-            throw closedMeanwhile(e);
-        }
+        return isBlocking() ? blocking(() -> platform.read(dsts, offset, length))
+                : platform.read(dsts, offset, length);
     }
 
     @Override
     public int write(ByteBuffer src) throws IOException {
         IwarpChannelIo stream = iwarpIo();
         if (stream != null) {
-            ensureOpen();
-            if (outputShut) {
-                throw new ClosedChannelException();
-            }
-            try {
-                return stream.write(src, isBlocking());
-            } catch (SocketException e) {
-                throw closedMeanwhile(e);
-            }
+            return (int) onStream(false, () -> stream.write(src, isBlocking()));
         }
-        if (!isBlocking()) {
-            return platform.write(src);
+        return isBlocking() ? blocking(() -> platform.write(src)) : platform.write(src);
+    }
+
+    @Override
+    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
+        Objects.checkFromIndexSize(offset, length, srcs.length);
+        IwarpChannelIo stream = iwarpIo();
+        if (stream != null) {
+            return onStream(false, () -> stream.write(srcs, offset, length, isBlocking()));
         }
+        return isBlocking() ? blocking(() -> platform.write(srcs, offset, length))
+                : platform.write(srcs, offset, length);
+    }
+
+    /** A call that may block on the JDK's channel, or a read or write on the stream. */
+    private interface Call<T> {
+        T run() throws IOException;
+    }
+
+    /**
+     * A blocking call on the JDK's channel, between {@link #begin} and {@link #end}: an interrupt
+     * or an asynchronous close ends it as the JDK's, and closes this channel too.
+     */
+    private <T> T blocking(Call<T> call) throws IOException {
         boolean completed = false;
         try {
             begin();
-            int n = platform.write(src);
+            T result = call.run();
             completed = true;
-            return n;
+            return result;
         } catch (ClosedByInterruptException e) {
             completed = true;  // ended as the JDK's call ended: no AsynchronousCloseException from end()
             close();  // the interrupt closed the JDK's channel: this one goes with it
@@ -426,36 +360,22 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
         }
     }
 
-    @Override
-    public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-        IwarpChannelIo stream = iwarpIo();
-        if (stream != null) {
-            java.util.Objects.checkFromIndexSize(offset, length, srcs.length);
-            ensureOpen();
-            if (outputShut) {
-                throw new ClosedChannelException();
-            }
-            try {
-                return stream.write(srcs, offset, length, isBlocking());
-            } catch (SocketException e) {
-                throw closedMeanwhile(e);
-            }
+    /**
+     * A read or write on the iWARP stream: refused on a closed channel, the end of stream after
+     * shutdownInput, ClosedChannelException after shutdownOutput, as a channel says them.
+     */
+    private long onStream(boolean read, Call<? extends Number> call) throws IOException {
+        ensureOpen();
+        if (read && inputShut) {
+            return -1;
         }
-        if (!isBlocking()) {
-            return platform.write(srcs, offset, length);
+        if (!read && outputShut) {
+            throw new ClosedChannelException();
         }
-        boolean completed = false;
         try {
-            begin();
-            long n = platform.write(srcs, offset, length);
-            completed = true;
-            return n;
-        } catch (ClosedByInterruptException e) {
-            completed = true;  // ended as the JDK's call ended: no AsynchronousCloseException from end()
-            close();  // the interrupt closed the JDK's channel: this one goes with it
-            throw e;
-        } finally {
-            end(completed);
+            return call.run().longValue();
+        } catch (SocketException e) {
+            throw closedMeanwhile(e);
         }
     }
 
