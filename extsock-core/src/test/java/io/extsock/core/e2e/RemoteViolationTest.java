@@ -194,7 +194,7 @@ class RemoteViolationTest {
                 assertTrue(ended.toLowerCase().contains(cause.toLowerCase()), ended);
                 return;
             }
-            Thread.sleep(10);
+            Thread.sleep(10);  // a polling interval
         }
         throw new AssertionError("the connection did not end with " + cause);
     }
@@ -207,7 +207,7 @@ class RemoteViolationTest {
             } catch (IOException e) {
                 return;
             }
-            Thread.sleep(10);
+            Thread.sleep(10);  // a polling interval
         }
         throw new AssertionError("the connection did not end");
     }
