@@ -650,7 +650,7 @@ public abstract class SocketContract {
                 pair.accepted.getOutputStream().write(new byte[100]);
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
                 while (in.available() < 100 && System.nanoTime() < deadline) {
-                    Thread.sleep(5);
+                    Thread.sleep(5);  // a polling interval
                 }
                 t.record("available after peer wrote 100", in::available);
                 t.record("read 60", () -> in.readNBytes(60).length);

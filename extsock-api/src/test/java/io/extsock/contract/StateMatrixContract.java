@@ -209,7 +209,7 @@ public abstract class StateMatrixContract {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (in.available() < count) {
             assertTrue(System.nanoTime() < deadline, "the peer's bytes never arrived");
-            Thread.sleep(1);
+            Thread.sleep(1);  // a polling interval
         }
     }
 
@@ -239,7 +239,7 @@ public abstract class StateMatrixContract {
                 return;
             }
             assertTrue(System.nanoTime() < deadline, "the peer's reset never went out");
-            Thread.sleep(1);
+            Thread.sleep(1);  // a polling interval
         }
     }
 

@@ -32,7 +32,7 @@ public final class ThreadStacks {
                         + thread.getState());
             }
             if (!busy) {
-                Thread.sleep(1);
+                Thread.sleep(1);  // a polling interval
             }
         }
     }

@@ -172,7 +172,7 @@ public abstract class VirtualThreadContract {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (in.available() == 0) {
             assertTrue(System.nanoTime() < deadline, "the peer's byte never arrived");
-            Thread.sleep(1);
+            Thread.sleep(1);  // a polling interval
         }
     }
 

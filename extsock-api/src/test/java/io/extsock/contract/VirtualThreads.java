@@ -51,7 +51,7 @@ public final class VirtualThreads {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("the thread never blocked: " + thread.getState());
             }
-            Thread.sleep(1);
+            Thread.sleep(1);  // a polling interval
         }
     }
 

@@ -132,7 +132,7 @@ final class AgentJvm implements AutoCloseable {
             if (System.nanoTime() > deadline) {
                 fail("no '" + text + "' within " + limit + ": " + this);
             }
-            Thread.sleep(50);
+            Thread.sleep(50);  // a polling interval
         }
     }
 

@@ -233,7 +233,7 @@ class DeregistrationFenceTest {
             if (System.nanoTime() > deadline) {
                 fail("the connection did not end: " + connection);
             }
-            Thread.sleep(1);
+            Thread.sleep(1);  // a polling interval
         }
         return connection.toString();
     }
@@ -244,7 +244,7 @@ class DeregistrationFenceTest {
             if (System.nanoTime() > deadline) {
                 fail("only " + completed.get() + " operations completed");
             }
-            Thread.sleep(1);
+            Thread.sleep(1);  // a polling interval
         }
     }
 

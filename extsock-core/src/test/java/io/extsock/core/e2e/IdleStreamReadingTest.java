@@ -2,11 +2,14 @@ package io.extsock.core.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.condition.JRE.JAVA_21;
 
 import io.extsock.contract.ThreadStacks;
 import io.extsock.contract.VirtualThreads;
+import io.extsock.core.UnreadOctets;
+import io.extsock.core.engine.EngineProbe;
 import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.Access;
 import io.extsock.verbs.CompletionStatus;
@@ -36,24 +39,15 @@ import org.junit.jupiter.api.condition.EnabledForJreRange;
 @Timeout(60)
 class IdleStreamReadingTest {
 
-    /**
-     * Several times the engine's hand-back quiet (1 ms) and tick, and the millisecond within
-     * which it learns of a wait: it would have read by then, and knows by then.
-     */
-    private static final long LONGER_THAN_A_HAND_BACK_MILLIS = 100;
-
     @Test
     void whatArrivesWhileNobodyReadsWaitsInTheSocketUntilAvailableAsks() throws Exception {
         try (IwarpSocketPair pair = IwarpSocketPair.open()) {
             InputStream in = pair.client().getInputStream();
             readAfterWaiting(pair, in);
-            Thread.sleep(LONGER_THAN_A_HAND_BACK_MILLIS);  // until then the engine may still read, not knowing
-            long receivedBefore = bytesReceived(pair);
-
-            pair.accepted().getOutputStream().write(new byte[100]);
-            Thread.sleep(LONGER_THAN_A_HAND_BACK_MILLIS);
+            long receivedBefore = arrivesWhileNobodyWaits(pair, 100);
 
             assertEquals(receivedBefore, bytesReceived(pair), "nobody received from the socket while nobody waited");
+            assertTrue(UnreadOctets.of(pair.client()) >= 100, "the octets still wait in the socket");
             assertEquals(100, eventuallyAvailable(in, 100), "available() received what the socket held");
             assertTrue(bytesReceived(pair) > receivedBefore, "available() received from the socket");
             assertEquals(100, in.readNBytes(100).length);
@@ -71,11 +65,7 @@ class IdleStreamReadingTest {
             try (IwarpSocketPair pair = IwarpSocketPair.open()) {
                 InputStream in = pair.client().getInputStream();
                 readAfterWaiting(pair, in, true);
-                Thread.sleep(LONGER_THAN_A_HAND_BACK_MILLIS);  // until then the engine may still read, not knowing
-                long receivedBefore = bytesReceived(pair);
-
-                pair.accepted().getOutputStream().write(new byte[100]);
-                Thread.sleep(LONGER_THAN_A_HAND_BACK_MILLIS);
+                long receivedBefore = arrivesWhileNobodyWaits(pair, 100);
 
                 assertEquals(receivedBefore, bytesReceived(pair), "connection " + i + ": nobody waited, yet the socket was read");
             }
@@ -107,11 +97,11 @@ class IdleStreamReadingTest {
                 }
             });
 
-            Thread.sleep(2_500);
+            writer.get(10, TimeUnit.SECONDS);  // closed, its tail still in the sockets
+            Thread.sleep(2_500);  // the pause this test is about, longer than the close lingers: no synchronisation
 
             assertArrayEquals(written, in.readNBytes(written.length));
             assertEquals(-1, in.read(), "the end of stream after the last byte");
-            writer.get(10, TimeUnit.SECONDS);
         }
     }
 
@@ -177,6 +167,25 @@ class IdleStreamReadingTest {
     }
 
     /**
+     * The accepted end writes {@code count} octets once the client's engine has learned of the
+     * wait and stopped watching the socket (it learns through a task it runs up to a millisecond
+     * later), and they reach the client's socket while nobody waits; returns once the engine has
+     * been through its loop since they arrived, where it would have read them had it watched.
+     *
+     * @return the octets the client end had received before the write
+     */
+    private static long arrivesWhileNobodyWaits(IwarpSocketPair pair, int count) throws Exception {
+        EngineProbe engine = EngineProbe.of(pair.client());
+        engine.awaitEngineStoppedReading();
+        long receivedBefore = bytesReceived(pair);
+        pair.accepted().getOutputStream().write(new byte[count]);
+        UnreadOctets.await(pair.client(), count);
+        engine.awaitLoopPassed();
+        assertFalse(engine.engineReads(), "the engine took the reading back while nobody waited");
+        return receivedBefore;
+    }
+
+    /**
      * Octets the client end has read from its socket so far (a statistics object is a snapshot).
      * Not its reads: a readiness the engine saw before it learned of a wait may still bring a
      * read that finds nothing.
@@ -189,7 +198,7 @@ class IdleStreamReadingTest {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         int available = in.available();
         while (available < wanted && System.nanoTime() < deadline) {
-            Thread.sleep(1);
+            Thread.sleep(1);  // a polling interval
             available = in.available();
         }
         return available;

@@ -326,7 +326,7 @@ class JfrEventsTest {
     /** Waits until the condition holds (the class's timeout bounds it). */
     static void awaitTrue(Condition condition) throws Exception {
         while (!condition.holds()) {
-            Thread.sleep(5);
+            Thread.sleep(5);  // a polling interval
         }
     }
 }

@@ -569,7 +569,7 @@ class RandomlyCutCrcStreamTest {
                     }
                     decoder.read(input.clear().limit(n));
                     if (slowly.nextInt(40) == 0) {
-                        Thread.sleep(1 + slowly.nextInt(3));
+                        Thread.sleep(1 + slowly.nextInt(3));  // a slow reader now and then, which the test is about
                     }
                 }
             } catch (Throwable e) {

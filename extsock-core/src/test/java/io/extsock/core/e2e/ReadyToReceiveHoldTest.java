@@ -92,7 +92,7 @@ class ReadyToReceiveHoldTest {
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
                 while ((accepted.iwarp().statistics().messagesSent(MessageType.SEND) == 0
                         || client.iwarp().statistics().bytesSent() == 0) && System.nanoTime() < deadline) {
-                    Thread.sleep(1);
+                    Thread.sleep(1);  // a polling interval
                 }
                 assertTrue(accepted.iwarp().statistics().messagesSent(MessageType.SEND) > 0,
                         "the responder's message never went out: no RTR came");

@@ -65,7 +65,7 @@ class HandbackTickTest {
             if (condition.getAsBoolean()) {
                 return true;
             }
-            Thread.sleep(5);
+            Thread.sleep(5);  // a polling interval
         }
         return condition.getAsBoolean();
     }

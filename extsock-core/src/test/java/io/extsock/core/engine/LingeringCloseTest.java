@@ -115,7 +115,7 @@ class LingeringCloseTest {
 
     private static void awaitClosed(SocketChannel channel) throws InterruptedException {
         while (channel.isOpen()) {
-            Thread.sleep(5);  // the class's timeout bounds it
+            Thread.sleep(5);  // a polling interval; the class's timeout bounds it
         }
     }
 }

@@ -82,7 +82,7 @@ class ProgressThreadWakeUpTest {
         // The ticking ends: the loop sleeps without a limit again.
         long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(NO_HANG_SECONDS);
         while (!sleepsWithoutALimit() && System.nanoTime() - giveUp < 0) {
-            Thread.sleep(1);
+            Thread.sleep(1);  // a polling interval
         }
         assertTrue(sleepsWithoutALimit(), "the loop still ticks " + NO_HANG_SECONDS + " s after its last task");
     }

@@ -63,7 +63,7 @@ class SpareSelectorsTest {
 
         long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10 + SpareSelectors.IDLE_MILLIS / 1000);
         while (SpareSelectors.count() > 0 && System.nanoTime() - giveUp < 0) {
-            Thread.sleep(20);
+            Thread.sleep(20);  // a polling interval
         }
         assertEquals(0, SpareSelectors.count(), "idle spares were kept");
         for (Selector selector : selectors) {

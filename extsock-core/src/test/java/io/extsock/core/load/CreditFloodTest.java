@@ -92,7 +92,7 @@ class CreditFloodTest {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             while (pair.responder().connection().statistics().messagesSent(MessageType.TERMINATE) == 0
                     && System.nanoTime() < deadline) {
-                Thread.sleep(5);
+                Thread.sleep(5);  // a polling interval
             }
             long failed = completions.stream().filter(c -> c.status() != CompletionStatus.SUCCESS).count();
             long received = pair.responder().connection().statistics().messagesReceived(MessageType.SEND);
@@ -111,7 +111,7 @@ class CreditFloodTest {
             // The flood's Sends complete as they enter TCP (iWARP acknowledges none), so their
             // status says nothing; the hostile end learns of the overrun from our Terminate.
             for (int i = 0; i < 2_000 && hostile.statistics().messagesReceived(MessageType.TERMINATE) == 0; i++) {
-                Thread.sleep(5);
+                Thread.sleep(5);  // a polling interval
             }
             assertEquals(1, hostile.statistics().messagesReceived(MessageType.TERMINATE), "the hostile end got it");
             // Our reader learns that the connection ended, after what the window held (if anything):
@@ -128,7 +128,7 @@ class CreditFloodTest {
             assertFalse(ended instanceof SocketTimeoutException, ended.toString());
         }
         for (int i = 0; i < 2_000 && pool.inUseBytes() != 0; i++) {
-            Thread.sleep(5);
+            Thread.sleep(5);  // a polling interval
         }
         assertEquals(0, pool.inUseBytes(), "closed: every block back, " + pool);
     }

@@ -91,7 +91,7 @@ public final class FarEndsProcess {
             }
             if (!any) {
                 try {
-                    Thread.sleep(1);
+                    Thread.sleep(1);  // an idle echo loop rests between sweeps
                 } catch (InterruptedException e) {
                     return;
                 }

@@ -124,7 +124,7 @@ class HostileGrowthBudgetTest {
             }
         }
         for (int i = 0; i < 4_000 && pool.inUseBytes() != 0; i++) {
-            Thread.sleep(5);
+            Thread.sleep(5);  // a polling interval
         }
         assertEquals(0, pool.inUseBytes(), "every block back at close: " + pool);
     }

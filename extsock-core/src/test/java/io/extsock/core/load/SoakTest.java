@@ -56,7 +56,7 @@ class SoakTest {
             System.out.println(ResourceSample.HEADER + "   echoes");
             System.out.println(opened.row("opened"));
             while (System.nanoTime() < end && clients.errors.isEmpty() && server.errors.isEmpty()) {
-                Thread.sleep(TimeUnit.SECONDS.toMillis(SAMPLE_SECONDS));
+                Thread.sleep(TimeUnit.SECONDS.toMillis(SAMPLE_SECONDS));  // the sampling period of the soak
                 ResourceSample sample = ResourceSample.takeAfterGc();
                 long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
                 echoCounts.add(clients.echoes());

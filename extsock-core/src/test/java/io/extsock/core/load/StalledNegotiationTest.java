@@ -151,7 +151,7 @@ class StalledNegotiationTest {
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("waited 60 s for " + what + ": " + value.getAsInt() + " < " + wanted);
             }
-            Thread.sleep(10);
+            Thread.sleep(10);  // a polling interval
         }
     }
 
@@ -161,7 +161,7 @@ class StalledNegotiationTest {
             if (System.nanoTime() - deadline > 0) {
                 throw new AssertionError("waited 60 s for " + what + ": " + value.getAsInt() + " > " + wanted);
             }
-            Thread.sleep(10);
+            Thread.sleep(10);  // a polling interval
         }
     }
 }

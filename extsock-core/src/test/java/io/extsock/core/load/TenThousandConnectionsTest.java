@@ -117,7 +117,7 @@ class TenThousandConnectionsTest {
                         echoes.incrementAndGet();
                     }
                 }
-                Thread.sleep(1);
+                Thread.sleep(1);  // a polling interval between sweeps
             }
             long echoedAt = System.nanoTime();
             ResourceSample afterEcho = ResourceSample.take();
@@ -149,7 +149,7 @@ class TenThousandConnectionsTest {
             }
         }
         for (int i = 0; i < 3000 && ResourceSample.take().poolInUseBytes() != 0; i++) {
-            Thread.sleep(10);
+            Thread.sleep(10);  // a polling interval
         }
         ResourceSample closed = ResourceSample.takeAfterGc();
         System.out.println(closed.row("closed"));

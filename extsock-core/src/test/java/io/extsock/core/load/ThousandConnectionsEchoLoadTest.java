@@ -46,6 +46,7 @@ class ThousandConnectionsEchoLoadTest {
                 long echoStart = System.nanoTime();
                 long[] perTen = new long[(int) ((SECONDS + 9) / 10)];
                 for (int i = 0; i < perTen.length && clients.errors.isEmpty(); i++) {
+                    // The run goes on (its length, not synchronisation): echoes are counted every 10 s.
                     Thread.sleep(TimeUnit.SECONDS.toMillis(Math.min(10, SECONDS - 10L * i)));
                     perTen[i] = clients.echoes();
                 }

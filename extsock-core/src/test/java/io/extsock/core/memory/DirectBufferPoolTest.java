@@ -96,7 +96,7 @@ class DirectBufferPoolTest {
         leaseForAnOwnerNobodyKeeps(pool);
         for (int i = 0; i < 200 && pool.inUseBytes() != 0; i++) {
             System.gc();
-            Thread.sleep(10);
+            Thread.sleep(10);  // a polling interval while the collector finds the dropped owner
         }
         assertEquals(0, pool.inUseBytes(), pool.toString());
     }

@@ -83,14 +83,16 @@ public final class EngineTrafficFixture {
                 client.setOption(IwarpOptions.STREAMS, streams);
                 client.setOption(IwarpOptions.CRC, scenario != Scenario.STREAMS_NO_CRC);
                 client.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-                drive(client, scenario);
+                drive(client, scenario, serverSide);
             }
             serverSide.get(60, TimeUnit.SECONDS);
         }
         System.out.println("engine traffic " + scenario + ": done");
     }
 
-    private static void drive(ExtendedSocket client, Scenario scenario) throws Exception {
+    /** @param serverSide the server's end of the scenario, which some wait for before the client closes */
+    private static void drive(ExtendedSocket client, Scenario scenario, CompletableFuture<Void> serverSide)
+            throws Exception {
         switch (scenario) {
             case STREAMS:
             case STREAMS_NO_CRC: {
@@ -121,7 +123,7 @@ public final class EngineTrafficFixture {
                 checkOk(verbs.submit(new SendRequest().tag(4).gather(local.slice(0, 100)).solicited(true))
                         .get(20, TimeUnit.SECONDS));
                 checkOk(verbs.submit(new SendRequest().tag(5).invalidate(remote.stag())).get(20, TimeUnit.SECONDS));
-                Thread.sleep(200);
+                serverSide.get(60, TimeUnit.SECONDS);  // the server took both Sends (a Send completes once in TCP)
                 break;
             }
             case TERMINATE: {
@@ -130,7 +132,7 @@ public final class EngineTrafficFixture {
                 WorkCompletion read = verbs.submit(new ReadRequest().tag(1).source(new RemoteBuffer(0x7777_7700, 0, 64))
                         .sink(sink.slice(0, 64))).get(20, TimeUnit.SECONDS);
                 check(read.status() == CompletionStatus.REMOTE_ACCESS_ERROR, "expected a remote access error: " + read);
-                Thread.sleep(300);
+                serverSide.get(60, TimeUnit.SECONDS);  // the server's end has ended after its Terminate
                 break;
             }
             default:
@@ -173,7 +175,7 @@ public final class EngineTrafficFixture {
                     } catch (IOException ended) {
                         return;
                     }
-                    Thread.sleep(20);
+                    Thread.sleep(20);  // a polling interval
                 }
                 break;
             }

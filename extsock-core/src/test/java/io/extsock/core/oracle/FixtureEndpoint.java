@@ -50,7 +50,7 @@ final class FixtureEndpoint {
     void sendFrame(MpaFrame frame) throws IOException, InterruptedException {
         out.write(frame.toBytes());
         out.flush();
-        Thread.sleep(AFTER_FRAME_MILLIS);
+        Thread.sleep(AFTER_FRAME_MILLIS);  // pacing the wire for the capture, not synchronisation
     }
 
     MpaFrame receiveFrame(MpaFrameType type) throws IOException, MpaSetupException {
@@ -84,7 +84,7 @@ final class FixtureEndpoint {
             done = writer.writeTo(gather, perWrite);
             writeGather();
             if (oneFpduPerSegment) {
-                Thread.sleep(BETWEEN_FPDUS_MILLIS);
+                Thread.sleep(BETWEEN_FPDUS_MILLIS);  // pacing the wire for the capture, not synchronisation
             }
         } while (!done);
     }
@@ -100,6 +100,20 @@ final class FixtureEndpoint {
     }
 
     void close() throws IOException {
+        socket.close();
+    }
+
+    /**
+     * Closes once the peer has closed too: our FIN, then whatever is left until the peer's
+     * (discarded). The peer has then read all we sent, so the close resets nothing and the
+     * capture holds every frame.
+     */
+    void closeAfterPeer() throws IOException {
+        socket.shutdownOutput();
+        byte[] discard = new byte[4096];
+        while (in.read(discard) >= 0) {
+            // left unread by the scenario: not what it checks
+        }
         socket.close();
     }
 

@@ -166,8 +166,7 @@ public final class WireFixture {
             end.writer().startTerminate(msns.assign(DdpConstants.QN_TERMINATE), terminate);
             end.flushMessage();
         }
-        Thread.sleep(100);
-        end.close();
+        end.closeAfterPeer();
     }
 
     private static void respond(Socket socket, Scenario scenario) throws Exception {
@@ -177,8 +176,7 @@ public final class WireFixture {
         if (scenario == Scenario.REJECT) {
             end.sendFrame(MpaNegotiation.rejection(preferences, request,
                     PrivateData.of(REJECTION.getBytes(StandardCharsets.US_ASCII))));
-            Thread.sleep(200);
-            end.close();
+            end.closeAfterPeer();
             return;
         }
         ResponderDecision decision = MpaNegotiation.respond(preferences, request);
@@ -215,8 +213,7 @@ public final class WireFixture {
             check(got.get(rtr + sends + 2).cause() == TerminateCause.DDP_UNTAGGED_NO_BUFFER,
                     "responder expected the initiator's Terminate, got " + got.get(rtr + sends + 2));
         }
-        Thread.sleep(200);
-        end.close();
+        end.closeAfterPeer();
     }
 
     private static void send(FixtureEndpoint end, RdmapOpcode variant, int invalidateStag,

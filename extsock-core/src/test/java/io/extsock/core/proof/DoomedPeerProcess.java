@@ -34,7 +34,7 @@ public final class DoomedPeerProcess {
                         EnumSet.of(Access.LOCAL_WRITE, Access.REMOTE_READ, Access.REMOTE_WRITE));
                 RemoteBuffer remote = region.remote();
                 System.out.println("REGION " + remote.stag() + " " + remote.offset() + " " + remote.length());
-                Thread.sleep(120_000);
+                Thread.sleep(120_000);  // stays up until the test kills it, which is what it is for
             }
         }
     }

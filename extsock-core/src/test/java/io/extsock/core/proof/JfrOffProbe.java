@@ -42,7 +42,7 @@ public final class JfrOffProbe {
                 }
             });
             while (reader.statistics().messagesReceived(MessageType.SEND) < 3) {
-                Thread.sleep(5);
+                Thread.sleep(5);  // a polling interval
             }
             pair.accepted().getInputStream().readNBytes(1 << 20);
             writer.get(30, TimeUnit.SECONDS);
@@ -55,7 +55,7 @@ public final class JfrOffProbe {
             MemoryRegion source = client.register(ByteBuffer.allocateDirect(200), Set.of());
             client.post(new WriteRequest().gather(source.slice(0, 200)).target(new RemoteBuffer(target.stag(), 0, 200)));
             while (!client.toString().contains("state=CLOSED") || !verbs.serverVerbs().toString().contains("state=CLOSED")) {
-                Thread.sleep(5);
+                Thread.sleep(5);  // a polling interval
             }
             System.out.println("terminated " + client.statistics().messagesReceived(MessageType.TERMINATE));
         }

@@ -109,7 +109,7 @@ final class Proof {
             } catch (IOException ended) {
                 return ended.getMessage();
             }
-            Thread.sleep(10);
+            Thread.sleep(10);  // a polling interval
         }
         throw new AssertionError("the connection did not end within " + timeout + " " + unit + "\n" + threadDump());
     }

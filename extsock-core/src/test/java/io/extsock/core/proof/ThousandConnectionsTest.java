@@ -308,7 +308,7 @@ class ThousandConnectionsTest {
                 throw new AssertionError("waited " + PHASE_SECONDS + " s for " + what + "; failures: " + failures
                         + "\n" + Proof.threadDump());
             }
-            Thread.sleep(10);
+            Thread.sleep(10);  // a polling interval
         }
     }
 }

@@ -781,7 +781,7 @@ final class TwoProcessVerbs implements AutoCloseable {
                     if (System.nanoTime() - deadline > 0) {
                         throw new AssertionError("the child did not open its control port within 60 s", notYet);
                     }
-                    Thread.sleep(50);
+                    Thread.sleep(50);  // a polling interval until the child listens
                 }
             }
         }

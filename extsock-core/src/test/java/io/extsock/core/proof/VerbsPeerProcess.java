@@ -104,7 +104,7 @@ public final class VerbsPeerProcess {
     private static void startWatchdog() {
         Thread watchdog = new Thread(() -> {
             try {
-                Thread.sleep(TimeUnit.SECONDS.toMillis(WATCHDOG_SECONDS));
+                Thread.sleep(TimeUnit.SECONDS.toMillis(WATCHDOG_SECONDS));  // the watchdog's delay
             } catch (InterruptedException e) {
                 return;
             }

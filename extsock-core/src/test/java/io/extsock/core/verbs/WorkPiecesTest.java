@@ -81,7 +81,7 @@ class WorkPiecesTest {
         pieces.clear();
         for (int i = 0; i < 50 && (inAField.get() != null || inAnArray.get() != null); i++) {
             System.gc();
-            Thread.sleep(10);
+            Thread.sleep(10);  // a polling interval while the collector clears the references
         }
         assertNull(inAField.get(), "the first piece's buffer, held in a field, is still reachable");
         assertNull(inAnArray.get(), "the third piece's buffer, held in an array, is still reachable");

@@ -93,7 +93,7 @@ class FileMessagesIT {
         while (!hasPartFile(output)) {
             assertTrue(get.isAlive(), "the client ended before its part file appeared\n" + get.transcript());
             assertTrue(System.nanoTime() < deadline, "no part file\n" + get.transcript());
-            Thread.sleep(5);
+            Thread.sleep(5);  // a polling interval
         }
     }
 

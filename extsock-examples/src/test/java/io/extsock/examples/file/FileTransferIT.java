@@ -217,7 +217,7 @@ class FileTransferIT {
         while (!hasPartFile(output)) {
             assertTrue(get.isAlive(), "the client ended before its part file appeared\n" + get.transcript());
             assertTrue(System.nanoTime() < deadline, "no part file\n" + get.transcript());
-            Thread.sleep(5);
+            Thread.sleep(5);  // a polling interval
         }
     }
 

@@ -300,7 +300,7 @@ class PerfCliIT {
     private static void awaitServerLine(String line) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (!server.out().contains(line) && System.nanoTime() < deadline) {
-            Thread.sleep(20);
+            Thread.sleep(20);  // a polling interval
         }
         assertTrue(server.out().contains(line), server.transcript());
     }
