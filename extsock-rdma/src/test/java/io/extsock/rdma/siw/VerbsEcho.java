@@ -42,7 +42,7 @@ public final class VerbsEcho {
     }
 
     /** Memory and a posted Receive, ready before the peer can send. */
-    private static final class Buffers {
+    static final class Buffers {
         MemoryRegion inbound;
         MemoryRegion outbound;
 
@@ -55,30 +55,53 @@ public final class VerbsEcho {
 
     private static void server(InetSocketAddress address, IwarpOptions.Provider provider) throws Exception {
         Buffers buffers = new Buffers();
-        try (ExtendedServerSocket server = new ExtendedServerSocket()) {
+        try (ExtendedServerSocket server = listen(address, provider, buffers)) {
+            System.out.println("server listening on " + address);
+            System.out.println("server echoed " + serveOne(server, buffers));
+        }
+    }
+
+    /** A bound server socket whose accepted connections run on {@code provider}, with streams off. */
+    static ExtendedServerSocket listen(InetSocketAddress address, IwarpOptions.Provider provider, Buffers buffers)
+            throws IOException {
+        ExtendedServerSocket server = new ExtendedServerSocket();
+        try {
             server.setOption(IwarpOptions.PROVIDER, provider);
             server.setOption(IwarpOptions.STREAMS, false);
             server.setOption(IwarpOptions.SETUP, buffers::prepare);
             server.setOption(IwarpOptions.MPA_TIMEOUT, (int) TimeUnit.SECONDS.toMillis(WAIT_SECONDS));
             server.setOption(IwarpOptions.IWARP_MODE, true);
             server.bind(address);
-            System.out.println("server listening on " + address);
-            try (ExtendedSocket socket = (ExtendedSocket) server.accept()) {
-                IwarpConnection connection = socket.iwarp();
-                System.out.println("server accepted " + connection + " " + connection.settings());
-                WorkCompletion received = take(connection, "the client's Send");
-                int length = (int) received.byteLength();
-                byte[] message = new byte[length];
-                buffers.inbound.buffer().get(0, message);
-                buffers.outbound.buffer().put(0, message);
-                connection.post(new SendRequest().tag(2).gather(buffers.outbound.slice(0, length)));
-                take(connection, "the echo's Send");
-                System.out.println("server echoed " + length + " bytes: " + new String(message, StandardCharsets.UTF_8));
-            }
+            return server;
+        } catch (IOException | RuntimeException e) {
+            server.close();
+            throw e;
         }
     }
 
-    private static void client(InetSocketAddress address, IwarpOptions.Provider provider, byte[] message)
+    /**
+     * Accepts one connection, echoes the Send it receives and closes it.
+     *
+     * @return what it echoed and how the connection ran: "N bytes: MESSAGE, on PROVIDER DEVICE"
+     */
+    static String serveOne(ExtendedServerSocket server, Buffers buffers) throws Exception {
+        try (ExtendedSocket socket = (ExtendedSocket) server.accept()) {
+            IwarpConnection connection = socket.iwarp();
+            System.out.println("server accepted " + connection + " " + connection.settings());
+            WorkCompletion received = take(connection, "the client's Send");
+            int length = (int) received.byteLength();
+            byte[] message = new byte[length];
+            buffers.inbound.buffer().get(0, message);
+            buffers.outbound.buffer().put(0, message);
+            connection.post(new SendRequest().tag(2).gather(buffers.outbound.slice(0, length)));
+            take(connection, "the echo's Send");
+            return length + " bytes: " + new String(message, StandardCharsets.UTF_8) + ", on "
+                    + connection.settings().provider() + " " + connection.settings().device();
+        }
+    }
+
+    /** Connects on {@code provider}, sends {@code message}, checks its echo byte by byte. */
+    static void client(InetSocketAddress address, IwarpOptions.Provider provider, byte[] message)
             throws Exception {
         Buffers buffers = new Buffers();
         try (ExtendedSocket socket = new ExtendedSocket()) {
