@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * The device provider on a real device: in the siw guest, on siw0, with this JVM's own JDK and
  * the built classes shared in, against the software engine in this JVM, both ways (the host
- * connects; the guest connects through the guest's reverse relay). Each side sends a message
- * the other echoes, and the sender checks every byte of the echo ({@link VerbsEcho}).
+ * connects; the guest connects through the guest's reverse relay): a Send each way, then an RDMA
+ * Write and an RDMA Read of the server's memory, every byte checked ({@link VerbsEcho}).
  */
 @Tag("interop")
 @Timeout(1800)
@@ -80,8 +80,8 @@ class SiwDeviceProviderIT {
         VerbsEcho.client(new InetSocketAddress(InetAddress.getLoopbackAddress(), HOST_FORWARD_PORT), Provider.SOFTWARE,
                 message.getBytes(StandardCharsets.UTF_8));
         String log = awaitGuestLine("/tmp/device-server.log", "server echoed ");
-        assertTrue(log.contains("server echoed " + message.length() + " bytes: " + message + ", on DEVICE siw0"),
-                log);
+        assertTrue(log.contains("server echoed " + message.length() + " bytes: " + message
+                + ", written back, on DEVICE siw0"), log);
     }
 
     @Test
@@ -105,7 +105,9 @@ class SiwDeviceProviderIT {
                     client.output());
             assertTrue(client.output().contains("provider=DEVICE, device=siw0]"), client.output());
             assertTrue(client.output().contains("client got its " + message.length() + " bytes back"), client.output());
-            assertEquals(message.length() + " bytes: " + message + ", on SOFTWARE ",
+            assertTrue(client.output().contains("client wrote " + message.length() + " bytes and read "
+                    + VerbsEcho.SERVER_PATTERN.length + " bytes of RemoteBuffer"), client.output());
+            assertEquals(message.length() + " bytes: " + message + ", written back, on SOFTWARE ",
                     served.get(GUEST_JVM.toSeconds(), TimeUnit.SECONDS));
         }
     }
