@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.ExtendedServerSocket;
+import io.extsock.ExtendedSocket;
+import io.extsock.IwarpOptions;
 import io.extsock.IwarpOptions.Provider;
 import io.extsock.testkit.siw.SiwGuest;
 import java.io.File;
@@ -41,6 +43,8 @@ class SiwDeviceProviderIT {
     private static final SiwGuest.Ports PORTS = new SiwGuest.Ports(19899, 19898, 10123, 20100);
     private static final int GUEST_SERVER_PORT = 17700;
     private static final int HOST_FORWARD_PORT = 17700;
+    private static final int GUEST_OUTLIVING_PORT = 17701;
+    private static final int HOST_OUTLIVING_PORT = 17701;
     /** A JVM under QEMU's emulation takes minutes to start and run. */
     private static final Duration GUEST_JVM = Duration.ofMinutes(10);
 
@@ -59,7 +63,7 @@ class SiwDeviceProviderIT {
             classPath.add("/mnt/extsock/" + name);
         }
         guest = SiwGuest.boot(PORTS, Map.of("jdk", Path.of(System.getProperty("java.home")), "extsock", share),
-                Map.of(HOST_FORWARD_PORT, GUEST_SERVER_PORT));
+                Map.of(HOST_FORWARD_PORT, GUEST_SERVER_PORT, HOST_OUTLIVING_PORT, GUEST_OUTLIVING_PORT));
         guestJava = "/mnt/jdk/bin/java -XX:TieredStopAtLevel=1 -Xmx160m --enable-native-access=ALL-UNNAMED -cp "
                 + String.join(":", classPath) + " " + VerbsEcho.class.getName();
     }
@@ -110,6 +114,22 @@ class SiwDeviceProviderIT {
             assertEquals(message.length() + " bytes: " + message + ", written back, on SOFTWARE ",
                     served.get(GUEST_JVM.toSeconds(), TimeUnit.SECONDS));
         }
+    }
+
+    @Test
+    void thePeersEndFlushesTheDeviceConnectionsReceivesAsALostConnection() throws Exception {
+        guest.execChecked(guestJava + " outlive " + SiwGuest.GUEST_ADDRESS + " " + GUEST_OUTLIVING_PORT
+                + " device </dev/null >/tmp/device-outlive.log 2>&1 &");
+        awaitDeviceListener(GUEST_OUTLIVING_PORT);
+        try (ExtendedSocket peer = new ExtendedSocket()) {
+            peer.setOption(IwarpOptions.STREAMS, false);
+            peer.setOption(IwarpOptions.PROVIDER, Provider.SOFTWARE);
+            peer.setOption(IwarpOptions.MPA_TIMEOUT, (int) GUEST_JVM.toMillis());
+            peer.setOption(IwarpOptions.IWARP_MODE, true);
+            peer.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), HOST_OUTLIVING_PORT));
+        }
+        String log = awaitGuestLine("/tmp/device-outlive.log", "the first completion");
+        assertTrue(log.contains("the first completion after the peer's end: RECEIVE FLUSHED CONNECTION_LOST"), log);
     }
 
     /** Until rdma_cm listens on the port (the server socket's own TCP listener comes first and goes). */

@@ -30,8 +30,9 @@ import java.util.concurrent.TimeUnit;
  * ({@link RemoteBuffer}); the client RDMA-Writes the message into its first half and RDMA-Reads
  * the server's pattern from its second half, checks what it read, and Sends "done"; the server
  * then checks that the Write placed the message. {@code server ADDRESS PORT PROVIDER} serves one
- * connection; {@code client HOST PORT PROVIDER MESSAGE} runs the client. PROVIDER is auto,
- * software or device. The socket's streams are off: the Sends are the application's own.
+ * connection; {@code client HOST PORT PROVIDER MESSAGE} runs the client; {@code outlive ADDRESS
+ * PORT PROVIDER} accepts one connection and prints the first completion it gets once its peer is
+ * gone (its two Receives, flushed). PROVIDER is auto, software or device. The socket's streams are off: the Sends are the application's own.
  */
 public final class VerbsEcho {
 
@@ -58,7 +59,15 @@ public final class VerbsEcho {
     public static void main(String[] args) throws Exception {
         IwarpOptions.Provider provider = IwarpOptions.Provider.parse(args[3]);
         InetSocketAddress address = new InetSocketAddress(InetAddress.getByName(args[1]), Integer.parseInt(args[2]));
-        if (args[0].equals("server")) {
+        if (args[0].equals("outlive")) {
+            Buffers buffers = new Buffers();
+            try (ExtendedServerSocket server = listen(address, provider, buffers);
+                 ExtendedSocket socket = (ExtendedSocket) server.accept()) {
+                WorkCompletion first = socket.iwarp().completions().take(WAIT_SECONDS, TimeUnit.SECONDS);
+                System.out.println("the first completion after the peer's end: " + (first == null ? "none"
+                        : first.opcode() + " " + first.status() + " " + first.cause()));
+            }
+        } else if (args[0].equals("server")) {
             Buffers buffers = new Buffers();
             try (ExtendedServerSocket server = listen(address, provider, buffers)) {
                 System.out.println("server listening on " + address);
