@@ -17,6 +17,7 @@
 #   SIWGUEST_RELAY_PORT=20000    host port of the reverse-direction relay (guest tcp/20000)
 #   SIWGUEST_EXTRA_FWD="7471:7471"  more host:guest TCP forwards
 #   SIWGUEST_MEM=1024 SIWGUEST_SMP=2   guest memory (MiB) and processors
+#   SIWGUEST_SHARES="jdk=/usr/lib/jvm/x"  host directories shared read-only, at /mnt/TAG in the guest
 #   SIWGUEST_SELFTEST=1          rping client and server inside the guest before it says ready
 #   SIWGUEST_DEBUG=0             1: siw's debug messages into the console log
 #   SIWGUEST_READY_TIMEOUT=300   seconds --daemon waits
@@ -90,6 +91,12 @@ qemu=(qemu-system-x86_64 -accel tcg,thread=multi -cpu max -m "${SIWGUEST_MEM:-10
   -kernel "$IMAGE/vmlinuz" -initrd "$IMAGE/initramfs.cpio.gz" -append "$append"
   -netdev "$netdev" -device virtio-net-pci,netdev=net0
   -serial "file:$CONSOLE" -pidfile "$PIDFILE")
+# Host directories shared read-only (9p), each mounted in the guest at /mnt/TAG.
+for share in ${SIWGUEST_SHARES:-}; do
+  tag=${share%%=*}; path=${share#*=}
+  [[ "$tag" =~ ^[a-z0-9]+$ && -d "$path" ]] || die "bad share '$share' (want TAG=DIRECTORY, TAG in [a-z0-9])"
+  qemu+=(-virtfs "local,path=$path,mount_tag=$tag,security_model=none,readonly=on")
+done
 
 : >"$CONSOLE"
 if [ -n "${SIWGUEST_OWNER_PID:-}" ]; then echo "$SIWGUEST_OWNER_PID" >"$RUN/owner"; else rm -f "$RUN/owner"; fi

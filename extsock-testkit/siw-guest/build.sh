@@ -169,6 +169,10 @@ done
 # (rping's threads), stdbuf preloads libstdbuf, libibverbs dlopen()s the siw provider that
 # its .driver file names.
 put_elf /lib/x86_64-linux-gnu/libgcc_s.so.1
+# A JDK shared in by boot.sh (SIWGUEST_SHARES) loads these from the guest's own /usr/lib.
+for lib in libdl.so.2 libpthread.so.0 librt.so.1 libm.so.6 libz.so.1; do
+  put_elf "/lib/x86_64-linux-gnu/$lib"
+done
 put_elf /usr/libexec/coreutils/libstdbuf.so
 provider=$(ls /usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav*.so 2>/dev/null | head -1)
 [ -n "$provider" ] || die "rdma-core's siw provider (libsiw-rdmav*.so, package ibverbs-providers) is missing"
@@ -198,7 +202,7 @@ if ! cmp -s "$SIWDIR/siw.ko" "$MODDIR/extra/siw.ko" || [ ! -f "$MODDIR/modules.d
   depmod -b "$KDIR" "$KREL" || die "depmod on the unpacked kernel failed"
   touch "$MODDIR/modules.dep.siw"   # the unpacked kernel's index includes this siw.ko
 fi
-MODULES=(crc32c_generic virtio_pci virtio_net siw ib_uverbs rdma_ucm)
+MODULES=(crc32c_generic virtio_pci virtio_net siw ib_uverbs rdma_ucm 9pnet_virtio 9p)
 deps=""
 for m in "${MODULES[@]}"; do   # one at a time: modprobe takes further words as module parameters
   d=$(modprobe -d "$KDIR" -S "$KREL" --show-depends "$m" 2>&1) || die "resolving the guest's module $m failed: $d"

@@ -46,8 +46,16 @@ listening() {
 
 say "init at uptime $(cut -d' ' -f1 /proc/uptime) s, kernel $(uname -r)"
 
-for m in crc32c_generic virtio_pci virtio_net siw ib_uverbs rdma_ucm; do
+for m in crc32c_generic virtio_pci virtio_net siw ib_uverbs rdma_ucm 9pnet_virtio 9p; do
   modprobe "$m" 2>/tmp/modprobe.err || fail "modprobe $m: $(cat /tmp/modprobe.err)"
+done
+# The host's shares (boot.sh's SIWGUEST_SHARES), read-only at /mnt/TAG.
+for t in /sys/bus/virtio/drivers/9pnet_virtio/virtio*/mount_tag; do
+  [ -e "$t" ] || continue
+  tag=$(tr -d '\0' <"$t")
+  mkdir -p "/mnt/$tag" && mount -t 9p -o trans=virtio,version=9p2000.L,ro "$tag" "/mnt/$tag" \
+    || fail "mounting the host's share $tag failed"
+  say "the host's share $tag at /mnt/$tag"
 done
 if [ "$DEBUG" = 1 ]; then
   echo 'module siw +p' >/sys/kernel/debug/dynamic_debug/control && echo 8 >/proc/sys/kernel/printk

@@ -1,6 +1,7 @@
 package io.extsock.rdma.provider;
 
 import io.extsock.rdma.events.CmEvent;
+import io.extsock.rdma.ffi.Libc;
 import io.extsock.rdma.ffi.RdmaConstants;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -92,8 +93,9 @@ final class CmInbox {
     private static void failIfError(CmEvent event, String what) throws IOException {
         switch (event.type()) {
             case RdmaConstants.RDMA_CM_EVENT_REJECTED ->
-                    throw new ConnectException(what + ": the peer rejected the connection (status "
-                            + event.status() + ")");
+                    throw new ConnectException(what + ": the peer rejected the connection"
+                            + (event.status() < 0 ? " or it ended: " + Libc.strerror(-event.status()) : "")
+                            + " (status " + event.status() + ")");
             case RdmaConstants.RDMA_CM_EVENT_UNREACHABLE, RdmaConstants.RDMA_CM_EVENT_CONNECT_ERROR ->
                     throw new ConnectException(what + ": " + (event.status() == -111 || event.status() == 111
                             ? "Connection refused" : "the peer is unreachable (status " + event.status() + ")"));

@@ -98,6 +98,19 @@ public final class SiwGuest implements AutoCloseable {
      * start when a forwarded host port is taken, naming who holds it.
      */
     public static SiwGuest boot(Ports ports) throws IOException, InterruptedException {
+        return boot(ports, java.util.Map.of(), java.util.Map.of());
+    }
+
+    /**
+     * As {@link #boot(Ports)}, with host directories shared read-only into the guest, each at
+     * {@code /mnt/TAG} (boot.sh's {@code SIWGUEST_SHARES}: a JDK and the built classes, for the
+     * guest to run the project's JVM programs), and more host ports forwarded to guest ports.
+     *
+     * @param shares   by tag (lower-case letters and digits), the host directory
+     * @param forwards by host port (on 127.0.0.1), the guest port it reaches
+     */
+    public static SiwGuest boot(Ports ports, java.util.Map<String, Path> shares, java.util.Map<Integer, Integer> forwards)
+            throws IOException, InterruptedException {
         build();
         Path scripts = scripts();
         Path run = Files.createDirectories(cache().resolve("run"));
@@ -112,6 +125,16 @@ public final class SiwGuest implements AutoCloseable {
         builder.environment().put("SIWGUEST_CONTROL_PORT", Integer.toString(ports.control()));
         builder.environment().put("SIWGUEST_RELAY_PORT", Integer.toString(ports.relay()));
         builder.environment().put("SIWGUEST_OWNER_PID", Long.toString(ProcessHandle.current().pid()));
+        StringBuilder shared = new StringBuilder();
+        shares.forEach((tag, directory) -> shared.append(tag).append('=').append(directory.toAbsolutePath()).append(' '));
+        if (!shares.isEmpty()) {
+            builder.environment().put("SIWGUEST_SHARES", shared.toString().trim());
+        }
+        StringBuilder forwarded = new StringBuilder();
+        forwards.forEach((host, guestPort) -> forwarded.append(host).append(':').append(guestPort).append(' '));
+        if (!forwards.isEmpty()) {
+            builder.environment().put("SIWGUEST_EXTRA_FWD", forwarded.toString().trim());
+        }
         SiwGuest guest = new SiwGuest(builder.start(), ports, run);
         try {
             guest.awaitReady(Duration.ofSeconds(Long.getLong("extsock.siw.readyTimeout", 300)));
