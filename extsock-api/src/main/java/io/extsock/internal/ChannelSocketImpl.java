@@ -120,19 +120,8 @@ public final class ChannelSocketImpl extends SocketImpl {
     void accepted(SocketChannel connection, AcceptedAhead ahead, Map<SocketOption<?>, Object> serverIwarpSettings)
             throws IOException {
         try {
-            synchronized (stateLock) {
-                if (channel != null || closed) {
-                    throw new SocketException("Not a newly created SocketImpl");
-                }
-                InetSocketAddress remote = (InetSocketAddress) connection.getRemoteAddress();
-                int local = ((InetSocketAddress) connection.getLocalAddress()).getPort();
-                channel = connection;
-                this.accepted = true;
-                address = remote.getAddress();
-                port = remote.getPort();
-                localport = local;
-                mode.inherit(serverIwarpSettings);
-            }
+            takeAccepted(connection, (InetSocketAddress) connection.getRemoteAddress(),
+                    ((InetSocketAddress) connection.getLocalAddress()).getPort(), serverIwarpSettings);
             if (ahead == null) {
                 mode.established(false, connection);
             }
@@ -157,21 +146,28 @@ public final class ChannelSocketImpl extends SocketImpl {
     /** Makes this impl the accepted end of a connection on an RDMA device; its channel, never connected, carries nothing. */
     void acceptedOnDevice(DeviceSession connection, Map<SocketOption<?>, Object> serverIwarpSettings) throws IOException {
         try {
-            synchronized (stateLock) {
-                if (channel != null || closed) {
-                    throw new SocketException("Not a newly created SocketImpl");
-                }
-                channel = SocketChannel.open();
-                accepted = true;
-                address = connection.remoteAddress().getAddress();
-                port = connection.remoteAddress().getPort();
-                localport = connection.localAddress().getPort();
-                mode.inherit(serverIwarpSettings);
-            }
+            takeAccepted(SocketChannel.open(), connection.remoteAddress(), connection.localAddress().getPort(),
+                    serverIwarpSettings);
             mode.runOnDevice(connection);
         } catch (IOException | RuntimeException e) {
             connection.stream().close();
             throw e;
+        }
+    }
+
+    /** Makes this new impl the accepted end of a connection, once, as ServerSocket's accept expects. */
+    private void takeAccepted(SocketChannel connection, InetSocketAddress remote, int localPort,
+                              Map<SocketOption<?>, Object> serverIwarpSettings) throws SocketException {
+        synchronized (stateLock) {
+            if (channel != null || closed) {
+                throw new SocketException("Not a newly created SocketImpl");
+            }
+            channel = connection;
+            accepted = true;
+            address = remote.getAddress();
+            port = remote.getPort();
+            localport = localPort;
+            mode.inherit(serverIwarpSettings);
         }
     }
 
