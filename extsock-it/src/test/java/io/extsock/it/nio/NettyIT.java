@@ -45,6 +45,40 @@ class NettyIT {
     }
 
     @Test
+    void anEchoOverChannelsOpenedForIpv6ComesBackByteForByte() throws Exception {
+        try (ProgramJvm server = ProgramJvm.underExtsocksProvider(directory, NettyServer.class, "jvm", "echo", "tcp6")) {
+            String port = server.awaitLine(LISTENING, LIMIT);
+            try (ProgramJvm client = ProgramJvm.underExtsocksProvider(directory, NettyEchoClient.class, "jvm", port,
+                    "tcp6")) {
+                assertEquals(0, client.awaitExit(LIMIT), client.toString());
+                assertTrue(client.stdout().contains("verified 72 messages 5020158 bytes\n"), client.toString());
+                assertRanOnExtsock(client, "client");
+            }
+            assertRanOnExtsock(server, "server");
+        }
+    }
+
+    /** UNIX-domain channels are the JDK's own under extsock's provider, hosted by its selectors. */
+    @Test
+    void anEchoOverUnixDomainChannelsComesBackByteForByte() throws Exception {
+        String transport = "unix=" + directory.resolve("echo.socket");
+        try (ProgramJvm server = ProgramJvm.underExtsocksProvider(directory, NettyServer.class, "jvm", "echo", transport)) {
+            server.awaitLine(LISTENING, LIMIT);
+            try (ProgramJvm client = ProgramJvm.underExtsocksProvider(directory, NettyEchoClient.class, "jvm", "0",
+                    transport)) {
+                assertEquals(0, client.awaitExit(LIMIT), client.toString());
+                assertTrue(client.stdout().contains("verified 72 messages 5020158 bytes\n"), client.toString());
+                assertPrinted(client, "client", "provider", ProvenProvider.EXTSOCKS);
+                assertPrinted(client, "client", "channel", "sun.nio.ch.SocketChannelImpl");
+                assertPrinted(client, "client", "selector", ProvenProvider.SELECTOR);
+            }
+            assertPrinted(server, "server", "provider", ProvenProvider.EXTSOCKS);
+            assertPrinted(server, "server", "channel", "sun.nio.ch.SocketChannelImpl");
+            assertPrinted(server, "server", "selector", ProvenProvider.SELECTOR);
+        }
+    }
+
+    @Test
     void itsHttpCodecCarriesLargeBodiesBothWays() throws Exception {
         try (ProgramJvm server = ProgramJvm.underExtsocksProvider(directory, NettyServer.class, "jvm", "http")) {
             String port = server.awaitLine(LISTENING, LIMIT);

@@ -12,16 +12,21 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.socket.nio.NioDomainSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.spi.SelectorProvider;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A Netty client on its NIO transport that sends {@link Payload#SIZES} messages, ROUNDS times
- * over, to an echo server at 127.0.0.1:PORT and checks every byte that comes back. Modes as
- * {@link NettyServer}'s. Prints "verified MESSAGES messages BYTES bytes", or where the echo
+ * {@code NettyEchoClient MODE PORT [TRANSPORT]}: a Netty client on its NIO transport that sends
+ * {@link Payload#SIZES} messages, ROUNDS times over, to an echo server at 127.0.0.1:PORT (::1 for
+ * {@code tcp6}, the path for {@code unix=PATH}) and checks every byte that comes back. Modes and
+ * transports as {@link NettyServer}'s. Prints "verified MESSAGES messages BYTES bytes", or where the echo
  * differs, and exits 0 only when every byte came back.
  */
 public final class NettyEchoClient {
@@ -39,18 +44,26 @@ public final class NettyEchoClient {
         long expected = Payload.total(allSizes());
         CompletableFuture<Long> done = new CompletableFuture<>();
         Bootstrap bootstrap = new Bootstrap().group(group);
+        String transport = args.length > 2 ? args[2] : "tcp";
+        SocketAddress remote = new InetSocketAddress("127.0.0.1", port);
         if (hook) {
             bootstrap.channelFactory(() -> new NioSocketChannel(ExtendedSelectorProvider.provider()));
-        } else {
+        } else if (transport.equals("tcp")) {
             bootstrap.channel(NioSocketChannel.class);
+        } else if (transport.equals("tcp6")) {
+            bootstrap.channelFactory(() -> new NioSocketChannel(SelectorProvider.provider(), SocketProtocolFamily.INET6));
+            remote = new InetSocketAddress("::1", port);
+        } else {
+            bootstrap.channel(NioDomainSocketChannel.class);
+            remote = UnixDomainSocketAddress.of(transport.substring("unix=".length()));
         }
-        bootstrap.handler(new ChannelInitializer<SocketChannel>() {
+        bootstrap.handler(new ChannelInitializer<Channel>() {
             @Override
-            protected void initChannel(SocketChannel channel) {
+            protected void initChannel(Channel channel) {
                 channel.pipeline().addLast(new Checker(expected, done));
             }
         });
-        Channel channel = bootstrap.connect(new InetSocketAddress("127.0.0.1", port)).sync().channel();
+        Channel channel = bootstrap.connect(remote).sync().channel();
         NettyServer.printChannelAndSelector("client", channel);
         long position = 0;
         int messages = 0;

@@ -15,7 +15,8 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.AbstractNioChannel;
 import io.netty.channel.nio.NioIoHandler;
-import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
@@ -26,15 +27,20 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SelectionKey;
+import java.nio.channels.spi.SelectorProvider;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A Netty server on its NIO transport: {@code echo} sends back every byte it reads; {@code http}
+ * {@code NettyServer MODE SERVICE [TRANSPORT]}: a Netty server on its NIO transport: {@code echo} sends back every byte it reads; {@code http}
  * answers each POST, whose body it checks against {@link Payload} (seed in {@code x-seed}), with a
  * body of {@link Payload} at the next seed. Mode {@code jvm} is Netty as its users write it (the
  * JVM's provider); mode {@code hook} hands Netty extsock's provider through Netty's own
- * parameters. Prints "listening PORT", and how it ran (see {@link ProviderProof}).
+ * parameters. TRANSPORT (mode {@code jvm} only) is {@code tcp} (the default), {@code tcp6} (channels
+ * opened for IPv6, on ::1) or {@code unix=PATH} (Netty's NIO UNIX-domain channels). Prints
+ * "listening PORT" (0 for a UNIX-domain path), and how it ran (see {@link ProviderProof}).
  */
 public final class NettyServer {
 
@@ -48,14 +54,22 @@ public final class NettyServer {
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(2, handlers);
         AtomicBoolean proved = new AtomicBoolean();
         ServerBootstrap bootstrap = new ServerBootstrap().group(group);
+        String transport = args.length > 2 ? args[2] : "tcp";
+        SocketAddress local = new InetSocketAddress("127.0.0.1", 0);
         if (hook) {
             bootstrap.channelFactory(() -> new NioServerSocketChannel(ExtendedSelectorProvider.provider()));
-        } else {
+        } else if (transport.equals("tcp")) {
             bootstrap.channel(NioServerSocketChannel.class);
+        } else if (transport.equals("tcp6")) {
+            bootstrap.channelFactory(() -> new NioServerSocketChannel(SelectorProvider.provider(), SocketProtocolFamily.INET6));
+            local = new InetSocketAddress("::1", 0);
+        } else {
+            bootstrap.channel(NioServerDomainSocketChannel.class);
+            local = UnixDomainSocketAddress.of(transport.substring("unix=".length()));
         }
-        bootstrap.childHandler(new ChannelInitializer<SocketChannel>() {
+        bootstrap.childHandler(new ChannelInitializer<Channel>() {
             @Override
-            protected void initChannel(SocketChannel channel) throws Exception {
+            protected void initChannel(Channel channel) throws Exception {
                 if (proved.compareAndSet(false, true)) {
                     printChannelAndSelector("server", channel);
                 }
@@ -66,8 +80,8 @@ public final class NettyServer {
                 }
             }
         });
-        Channel listener = bootstrap.bind(new InetSocketAddress("127.0.0.1", 0)).sync().channel();
-        System.out.println("listening " + ((InetSocketAddress) listener.localAddress()).getPort());
+        Channel listener = bootstrap.bind(local).sync().channel();
+        System.out.println("listening " + (listener.localAddress() instanceof InetSocketAddress inet ? inet.getPort() : 0));
         listener.closeFuture().sync();
     }
 
