@@ -208,6 +208,16 @@ class ChannelContractTest {
 
     @ParameterizedTest
     @MethodSource("providers")
+    void aNegativeTimeoutIsRefused(SelectorProvider provider) throws Exception {
+        try (Selector selector = provider.openSelector()) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> selector.select(-1));
+            assertEquals("Negative timeout", refused.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> selector.select(key -> { }, -1));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("providers")
     void anInterruptEndsASelectionAndStaysSet(SelectorProvider provider) throws Exception {
         try (Selector selector = provider.openSelector()) {
             CompletableFuture<Boolean> interruptedAfter = new CompletableFuture<>();
