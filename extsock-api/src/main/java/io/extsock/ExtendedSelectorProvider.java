@@ -6,9 +6,12 @@ import io.extsock.internal.nio.SwitchableSocketChannel;
 import io.extsock.internal.nio.PlatformProvider;
 import java.io.IOException;
 import java.net.ProtocolFamily;
+import java.net.StandardProtocolFamily;
 import java.nio.channels.Channel;
 import java.nio.channels.DatagramChannel;
 import java.nio.channels.Pipe;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.channels.spi.AbstractSelector;
 import java.nio.channels.spi.SelectorProvider;
 
@@ -18,8 +21,9 @@ import java.nio.channels.spi.SelectorProvider;
  * java.nio.channels.Selector}s host those and the JDK's own channels together.
  *
  * <p>Its channels are passthrough: each runs on a channel of the JDK's default provider and
- * behaves as that channel does. Datagram channels, pipes and inherited channels are the JDK's
- * own, made by the default provider; a selector of this provider hosts them beside its own
+ * behaves as that channel does, those opened for a protocol family (IPv4, IPv6) too. UNIX-domain
+ * socket channels, datagram channels, pipes and inherited channels are the JDK's own, made by the
+ * default provider; a selector of this provider hosts them beside its own
  * channels, so a program that uses this provider loses none of them.
  *
  * <p>Use it where a library takes a provider ({@code SocketChannel.open} cannot be told one:
@@ -62,6 +66,32 @@ public class ExtendedSelectorProvider extends SelectorProvider {
     @Override
     public ExtendedServerSocketChannel openServerSocketChannel() throws IOException {
         return new SwitchableServerSocketChannel(this, platform.openServerSocketChannel());
+    }
+
+    /**
+     * A socket channel of the protocol family: extsock's for IPv4 and IPv6, as {@link
+     * #openSocketChannel()}; the JDK's own for UNIX-domain sockets, which this provider's
+     * selectors host.
+     */
+    @Override
+    public SocketChannel openSocketChannel(ProtocolFamily family) throws IOException {
+        SocketChannel channel = platform.openSocketChannel(family);  // refuses a family the JDK does not know, as the JDK's
+        return isInternet(family) ? new PassthroughSocketChannel(this, channel) : channel;
+    }
+
+    /**
+     * A server socket channel of the protocol family: extsock's for IPv4 and IPv6, as {@link
+     * #openServerSocketChannel()}; the JDK's own for UNIX-domain sockets, which this provider's
+     * selectors host.
+     */
+    @Override
+    public ServerSocketChannel openServerSocketChannel(ProtocolFamily family) throws IOException {
+        ServerSocketChannel channel = platform.openServerSocketChannel(family);
+        return isInternet(family) ? new PassthroughServerSocketChannel(this, channel) : channel;
+    }
+
+    private static boolean isInternet(ProtocolFamily family) {
+        return family == StandardProtocolFamily.INET || family == StandardProtocolFamily.INET6;
     }
 
     @Override

@@ -11,9 +11,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.extsock.ExtendedSelectorProvider;
 import java.io.IOException;
+import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ProtocolFamily;
+import java.net.StandardProtocolFamily;
 import java.net.StandardSocketOptions;
+import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.CancelledKeyException;
@@ -26,6 +30,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.spi.SelectorProvider;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -33,6 +38,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -45,6 +51,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ChannelContractTest {
 
     private static final long LONG_ENOUGH = TimeUnit.SECONDS.toMillis(20);
+
+    @TempDir
+    Path directory;
 
     static Stream<SelectorProvider> providers() {
         return Stream.of(SelectorProvider.provider(), ExtendedSelectorProvider.provider());
@@ -194,6 +203,16 @@ class ChannelContractTest {
             selector.wakeup();
             assertEquals(0, selection.get(LONG_ENOUGH, TimeUnit.MILLISECONDS));
             selecting.join();
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("providers")
+    void aNegativeTimeoutIsRefused(SelectorProvider provider) throws Exception {
+        try (Selector selector = provider.openSelector()) {
+            IllegalArgumentException refused = assertThrows(IllegalArgumentException.class, () -> selector.select(-1));
+            assertEquals("Negative timeout", refused.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> selector.select(key -> { }, -1));
         }
     }
 
@@ -352,6 +371,46 @@ class ChannelContractTest {
             jdks.accepted.write(ByteBuffer.wrap(new byte[] {1}));
             assertEquals(1, selector.select(LONG_ENOUGH));
             assertTrue(key.isReadable());
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("providers")
+    void channelsOpenedForAnInternetProtocolFamilyAreTheProvidersAndConnect(SelectorProvider provider)
+            throws Exception {
+        for (InetAddress loopback : List.of(InetAddress.getByName("127.0.0.1"), InetAddress.getByName("::1"))) {
+            ProtocolFamily family = loopback instanceof Inet6Address ? StandardProtocolFamily.INET6 : StandardProtocolFamily.INET;
+            try (ServerSocketChannel server = provider.openServerSocketChannel(family);
+                 SocketChannel client = provider.openSocketChannel(family)) {
+                assertSame(provider, server.provider());
+                assertSame(provider, client.provider());
+                server.bind(new InetSocketAddress(loopback, 0));
+                assertTrue(client.connect(server.getLocalAddress()));
+                try (SocketChannel accepted = server.accept()) {
+                    assertSame(provider, accepted.provider());
+                    client.write(ByteBuffer.wrap(new byte[] {6}));
+                    assertEquals(1, accepted.read(ByteBuffer.allocate(1)));
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("providers")
+    void unixDomainChannelsAreTheJdksOwnAndShareTheSelector(SelectorProvider provider) throws Exception {
+        UnixDomainSocketAddress address = UnixDomainSocketAddress.of(directory.resolve("contract.socket"));
+        try (Selector selector = provider.openSelector();
+             ServerSocketChannel server = provider.openServerSocketChannel(StandardProtocolFamily.UNIX).bind(address);
+             SocketChannel client = provider.openSocketChannel(StandardProtocolFamily.UNIX)) {
+            assertSame(SelectorProvider.provider(), client.provider(), "the JDK's default provider's");
+            assertTrue(client.connect(address));
+            try (SocketChannel accepted = server.accept()) {
+                accepted.configureBlocking(false);
+                SelectionKey key = accepted.register(selector, SelectionKey.OP_READ);
+                client.write(ByteBuffer.wrap(new byte[] {8}));
+                assertEquals(1, selector.select(LONG_ENOUGH));
+                assertTrue(key.isReadable());
+            }
         }
     }
 

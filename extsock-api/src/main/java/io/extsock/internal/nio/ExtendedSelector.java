@@ -114,19 +114,26 @@ public final class ExtendedSelector extends AbstractSelector {
 
     @Override
     public int selectNow() throws IOException {
-        return select(-1);
+        return selection(-1);
     }
 
     @Override
     public int select() throws IOException {
-        return select(0);
+        return selection(0);
+    }
+
+    @Override
+    public int select(long timeout) throws IOException {
+        if (timeout < 0) {
+            throw new IllegalArgumentException("Negative timeout");  // the JDK's words
+        }
+        return selection(timeout);
     }
 
     /**
      * @param timeout milliseconds; 0 to wait until something is ready, negative not to wait
      */
-    @Override
-    public int select(long timeout) throws IOException {
+    private int selection(long timeout) throws IOException {
         ensureOpen();
         synchronized (this) {
             synchronized (publicSelected) {
