@@ -1,9 +1,9 @@
 package io.extsock;
 
 import io.extsock.internal.nio.ExtendedSelector;
+import io.extsock.internal.nio.PlatformProvider;
 import io.extsock.internal.nio.SwitchableServerSocketChannel;
 import io.extsock.internal.nio.SwitchableSocketChannel;
-import io.extsock.internal.nio.PlatformProvider;
 import java.io.IOException;
 import java.net.ProtocolFamily;
 import java.net.StandardProtocolFamily;
@@ -76,7 +76,7 @@ public class ExtendedSelectorProvider extends SelectorProvider {
     @Override
     public SocketChannel openSocketChannel(ProtocolFamily family) throws IOException {
         SocketChannel channel = platform.openSocketChannel(family);  // refuses a family the JDK does not know, as the JDK's
-        return isInternet(family) ? new PassthroughSocketChannel(this, channel) : channel;
+        return isInternet(family) ? new SwitchableSocketChannel(this, channel) : channel;
     }
 
     /**
@@ -87,7 +87,7 @@ public class ExtendedSelectorProvider extends SelectorProvider {
     @Override
     public ServerSocketChannel openServerSocketChannel(ProtocolFamily family) throws IOException {
         ServerSocketChannel channel = platform.openServerSocketChannel(family);
-        return isInternet(family) ? new PassthroughServerSocketChannel(this, channel) : channel;
+        return isInternet(family) ? new SwitchableServerSocketChannel(this, channel) : channel;
     }
 
     private static boolean isInternet(ProtocolFamily family) {

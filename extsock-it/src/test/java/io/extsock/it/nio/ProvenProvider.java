@@ -8,8 +8,8 @@ import java.io.IOException;
 final class ProvenProvider {
 
     static final String EXTSOCKS = "io.extsock.ExtendedSelectorProvider";
-    static final String CHANNEL = "io.extsock.internal.nio.PassthroughSocketChannel";
-    static final String SERVER_CHANNEL = "io.extsock.internal.nio.PassthroughServerSocketChannel";
+    static final String CHANNEL = "io.extsock.internal.nio.SwitchableSocketChannel";
+    static final String SERVER_CHANNEL = "io.extsock.internal.nio.SwitchableServerSocketChannel";
     static final String SELECTOR = "io.extsock.internal.nio.ExtendedSelector";
 
     private ProvenProvider() {
