@@ -152,8 +152,26 @@ final class InlineSpin {
         return remainingNanos == Long.MAX_VALUE ? Long.MAX_VALUE : remainingNanos - spunNanos;
     }
 
+    /**
+     * Whether the machine has a CPU to spare: {@link SpareCpu}'s count, unless a test of the
+     * spin's policy stands in its own answer ({@link #spareCpuAnswer}), so that it does not
+     * depend on how busy the machine running it is.
+     */
+    private static volatile BooleanSupplier spareCpuAnswer = () -> SpareCpu.machine().available(CPUS);
+
     private static boolean machineHasSpareCpu() {
-        return SpareCpu.machine().available(CPUS);
+        return spareCpuAnswer.getAsBoolean();
+    }
+
+    /**
+     * Tests: from now on the machine's answer is {@code answer}'s.
+     *
+     * @return the answer it replaces, to put back
+     */
+    static BooleanSupplier spareCpuAnswer(BooleanSupplier answer) {
+        BooleanSupplier replaced = spareCpuAnswer;
+        spareCpuAnswer = answer;
+        return replaced;
     }
 
     static int spinnersFor(int cpus) {

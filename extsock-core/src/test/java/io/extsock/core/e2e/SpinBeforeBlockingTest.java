@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.extsock.ExtendedServerSocket;
 import io.extsock.ExtendedSocket;
 import io.extsock.IwarpOptions;
+import io.extsock.core.engine.AssumedSpareCpu;
 import io.extsock.internal.IwarpOptionValues;
 import io.extsock.testkit.pair.IwarpSocketPair;
 import io.extsock.verbs.IwarpStatistics;
@@ -20,6 +21,8 @@ import java.net.SocketTimeoutException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -32,6 +35,22 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(60)
 class SpinBeforeBlockingTest {
 
+    /**
+     * Whether a spin happens at all also depends on a CPU being free (SpareCpu, tested on its
+     * own): these tests are of the policy, so one always is.
+     */
+    private AssumedSpareCpu spareCpu;
+
+    @BeforeEach
+    void assumeACpuToSpare() {
+        spareCpu = AssumedSpareCpu.assume();
+    }
+
+    @AfterEach
+    void countAgain() {
+        spareCpu.close();
+    }
+
     /** As the engine decides: more than one CPU, and spinning not turned off by default. */
     private static final boolean SPINS = Runtime.getRuntime().availableProcessors() > 1
             && IwarpOptionValues.defaultValue(IwarpOptions.SPIN_MICROS) > 0;
@@ -43,7 +62,7 @@ class SpinBeforeBlockingTest {
             awaitEverySendArrived(pair);  // whatever the peer sends after the echo (credits) has come
             IwarpStatistics before = pair.client().iwarp().statistics();
             pair.client().setSoTimeout(50);
-            // A wait spins only while the machine has a CPU to spare: a few tries, should it be busy.
+            // A few tries: a wait spins only when its turn among the JVM's spinners comes.
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             IwarpStatistics after;
             int reads = 0;
