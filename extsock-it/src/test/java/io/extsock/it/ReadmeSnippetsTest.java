@@ -51,7 +51,8 @@ class ReadmeSnippetsTest {
     static final String TOUR = "A tour of the API";
 
     private static final List<String> IMPLICIT_IMPORTS = List.of(
-            "java.io.*", "java.net.*", "java.nio.*", "java.nio.charset.StandardCharsets", "java.util.*",
+            "java.io.*", "java.net.*", "java.nio.*", "java.nio.channels.*", "java.nio.charset.StandardCharsets",
+            "java.util.*",
             "java.util.concurrent.*", "io.extsock.*", "io.extsock.verbs.*");
 
     private static final Path CONSUMER = Path.of("src", "it", "consumer");
