@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.SocketAddress;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.spi.SelectorProvider;
+import java.util.Optional;
 
 /**
  * A {@link SocketChannel} of extsock's {@link ExtendedSelectorProvider}: plain TCP, as the
@@ -37,6 +38,16 @@ public abstract class ExtendedSocketChannel extends SocketChannel {
      *         fails now; the channel is then closed
      */
     public abstract IwarpConnection iwarp() throws IOException;
+
+    /**
+     * Why this channel runs plain TCP although IWARP_MODE was asked for: with {@link
+     * IwarpOptions#FALLBACK}, the switch found that the peer is not an iWARP peer and went on as
+     * plain TCP, as {@link ExtendedSocket#iwarpFallbackCause()} says for a socket. An accepted
+     * channel decides at its first use.
+     *
+     * @return the negotiation failure that made the switch fall back; empty if none did
+     */
+    public abstract Optional<IwarpNegotiationException> iwarpFallbackCause();
 
     /**
      * Opens an unconnected channel, as {@link SocketChannel#open()} does with the JVM's provider.

@@ -55,6 +55,14 @@ public final class IwarpSwitch {
          */
         InetSocketAddress reconnectPlain(IwarpNegotiationException why) throws IOException;
 
+        /**
+         * A responder's switch found a plain TCP peer: the socket goes on as plain TCP, the
+         * octets the engine read from the peer readable first.
+         */
+        default void carryOnPlain(byte[] receivedOctets) {
+            carryOn(PrefixedTransport.of(transport(), receivedOctets));
+        }
+
         /** Closes the socket (not just its channel) after {@code failure}. */
         void closeOwner(Exception failure);
     }
@@ -352,7 +360,7 @@ public final class IwarpSwitch {
                 throw e;
             }
         } else {
-            socket.carryOn(PrefixedTransport.of(socket.transport(), plainPeer.receivedOctets()));
+            socket.carryOnPlain(plainPeer.receivedOctets());
         }
         // Only now: a thread that finds no switch pending uses the transport at once.
         settings.remove(IwarpOptions.IWARP_MODE);

@@ -47,13 +47,14 @@ public interface IwarpProvider {
      * not an iWARP peer (as that option defines it, within {@link
      * io.extsock.IwarpOptions#FALLBACK_WAIT}) ends the switch with a {@link
      * NotAnIwarpPeerException} instead, carrying every octet read from the peer. As responder
-     * the provider then leaves the channel open, in blocking mode, with the options it changed
-     * (TCP_NODELAY, the adaptor's SO_TIMEOUT) as they were, so that the caller serves it as plain
-     * TCP; as initiator, whose MPA Request the peer has read, it closes the channel. extsock's
+     * the provider then leaves the channel open, in the blocking mode it came in, with the
+     * options it changed (TCP_NODELAY, the adaptor's SO_TIMEOUT) as they were, so that the
+     * caller serves it as plain TCP; as initiator, whose MPA Request the peer has read, it closes the channel. extsock's
      * sockets pass FALLBACK only for a switch of a connection that carried no stream before
      * (with the "extsock.noEarlierStream" marker).
      *
-     * @param channel   the connected channel, in blocking mode; the provider owns it from now on
+     * @param channel   the connected channel, in blocking mode (or, for a channel a selector
+     *                  watches, non-blocking); the provider owns it from now on
      * @param initiator true on the side that connected (MPA initiator), false on the side
      *                  that accepted (MPA responder)
      * @param options   the iWARP options set on the socket, by option; extsock's own sockets

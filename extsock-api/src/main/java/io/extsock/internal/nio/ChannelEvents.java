@@ -11,29 +11,54 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * engine reads the socket (so the descriptor is watched for nothing), each selector following
  * the session's changes.
  */
-final class ChannelEvents {
+final class ChannelEvents implements EventReadiness {
 
     private final List<Registration> registrations = new CopyOnWriteArrayList<>();
     /** The session's readiness once the channel switched; null while it is plain TCP. */
     private volatile Readiness session;
+    /** After a responder's fallback: octets the engine read wait to be read first, which no descriptor shows. */
+    private volatile boolean prefixPending;
 
-    boolean fromEvents() {
-        return session != null;
+    @Override
+    public boolean fromEvents() {
+        return session != null || prefixPending;
     }
 
-    int descriptorInterest(int interest) {
+    /** Octets read from a plain peer before its fallback wait (or no longer wait) to be read first. */
+    void prefixPending(boolean pending) {
+        prefixPending = pending;
+        if (pending) {
+            tellSelectors();
+        }
+    }
+
+    /** A fallback's reconnect put a new channel underneath: each selector watches it from now on. */
+    void platformReplaced() {
+        tellSelectors();
+    }
+
+    private void tellSelectors() {
+        for (Registration registration : registrations) {
+            registration.changed.run();
+        }
+    }
+
+    @Override
+    public int descriptorInterest(int interest) {
         return session == null ? interest : 0;
     }
 
-    int fromDescriptor(int ready) {
+    @Override
+    public int fromDescriptor(int ready) {
         return session == null ? ready : 0;
     }
 
     /** What the session has ready of {@code interest}; an ended connection is readable and writable (both end at once). */
-    int readyOps(int interest) {
+    @Override
+    public int readyOps(int interest) {
         Readiness current = session;
         if (current == null) {
-            return 0;
+            return prefixPending ? interest & SelectionKey.OP_READ : 0;
         }
         int ops = current.readyOps();
         int ready = 0;
@@ -46,7 +71,8 @@ final class ChannelEvents {
         return ready & interest;
     }
 
-    Readiness.Watch watch(Runnable changed) {
+    @Override
+    public Readiness.Watch watch(Runnable changed) {
         Registration registration = new Registration(changed);
         registrations.add(registration);
         Readiness current = session;

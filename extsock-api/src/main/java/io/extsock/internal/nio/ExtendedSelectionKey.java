@@ -99,13 +99,17 @@ final class ExtendedSelectionKey extends AbstractSelectionKey {
             throw new IllegalArgumentException("Invalid interest ops: " + ops);
         }
         synchronized (this) {
+            interestOps = ops;
             try {
                 platformKey.interestOps(events == null ? ops : events.descriptorInterest(ops));
-            } catch (CancelledKeyException closed) {
-                // The channel closed between the check above and here: its close cancels this key too.
-                throw new CancelledKeyException();
+            } catch (CancelledKeyException underneathGone) {
+                if (!isValid()) {
+                    throw new CancelledKeyException();  // the channel closed meanwhile: its close cancelled this key
+                }
+                // A fallback's reconnect replaced the channel underneath: the next selection watches
+                // the new one, with this interest.
+                selector.changed(this);
             }
-            interestOps = ops;
         }
         return this;
     }

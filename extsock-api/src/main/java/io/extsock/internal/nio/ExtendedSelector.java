@@ -63,7 +63,7 @@ public final class ExtendedSelector extends AbstractSelector {
     @Override
     protected SelectionKey register(AbstractSelectableChannel channel, int ops, Object attachment) {
         SelectableChannel watched = channel instanceof PlatformBacked backed ? backed.platformChannel() : channel;
-        EventReadiness events = channel instanceof EventReadiness readiness ? readiness : null;
+        EventReadiness events = channel instanceof PlatformBacked backed ? backed.events() : null;
         ensureOpen();
         ExtendedSelectionKey key = new ExtendedSelectionKey(channel, this, events);
         key.attach(attachment);
@@ -92,7 +92,7 @@ public final class ExtendedSelector extends AbstractSelector {
     }
 
     /** A channel's readiness or descriptor interest may have changed (any thread). */
-    private void changed(ExtendedSelectionKey key) {
+    void changed(ExtendedSelectionKey key) {
         key.markChanged();
         eventKeys.add(key);
         if (selecting) {
@@ -209,12 +209,33 @@ public final class ExtendedSelector extends AbstractSelector {
             }
             int interest = key.interestOpsNow();
             if (key.takeChanged()) {
-                key.platformKey().interestOps(key.events().descriptorInterest(interest));
+                watchUnderneath(key, interest);
             }
             if (interest != 0) {
                 ready(key, key.events().readyOps(interest));
             }
         }
+    }
+
+    /**
+     * A channel changed what it asks of its descriptor, or the descriptor itself (a fallback
+     * reconnected it): the JDK's key follows, on the channel underneath now.
+     */
+    private void watchUnderneath(ExtendedSelectionKey key, int interest) {
+        int descriptorInterest = key.events().descriptorInterest(interest);
+        SelectionKey underneath = key.platformKey();
+        if (key.channel() instanceof PlatformBacked backed && backed.platformChannel() != underneath.channel()) {
+            underneath.cancel();
+            try {
+                SelectionKey fresh = backed.platformChannel().register(platform, descriptorInterest, key);
+                key.watchedBy(fresh);
+                backed.watchedBy(fresh);
+            } catch (ClosedChannelException closedMeanwhile) {
+                key.cancel();  // the channel closed: its key leaves at the end of this selection
+            }
+            return;
+        }
+        underneath.interestOps(descriptorInterest);
     }
 
     /** The key is ready for {@code ops}: it joins the selected set, or adds to its ready set. */

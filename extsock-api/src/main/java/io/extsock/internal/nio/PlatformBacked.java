@@ -18,4 +18,13 @@ public interface PlatformBacked {
      * which it cancels itself at its next selection once its own key is cancelled.
      */
     void watchedBy(SelectionKey platformKey);
+
+    /**
+     * Where the channel's readiness comes from besides its descriptor.
+     *
+     * @return it; null if from the descriptor alone
+     */
+    default EventReadiness events() {
+        return this instanceof EventReadiness readiness ? readiness : null;
+    }
 }

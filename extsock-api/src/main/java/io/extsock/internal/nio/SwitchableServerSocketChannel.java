@@ -65,10 +65,6 @@ public final class SwitchableServerSocketChannel extends ExtendedServerSocketCha
             if (!isOpen()) {
                 throw new ClosedChannelException();
             }
-            if (name == IwarpOptions.FALLBACK && Boolean.TRUE.equals(value)) {
-                throw new UnsupportedOperationException("IwarpOptions.FALLBACK is not supported on channels yet:"
-                        + " an ExtendedServerSocket's connections fall back, a channel's fail their switch");
-            }
             IwarpOptionValues.store(iwarpSettings, name, value);
             return this;
         }

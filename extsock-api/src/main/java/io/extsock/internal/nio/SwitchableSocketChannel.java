@@ -25,6 +25,7 @@ import java.nio.channels.spi.SelectorProvider;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -41,12 +42,15 @@ import java.util.Set;
  * <p>When it switches: when IWARP_MODE is set on it connected, at its connect (in non-blocking
  * mode, in the {@code finishConnect} that finds TCP connected) when set before, and at its
  * first read, write or {@link #iwarp} when accepted by an IWARP_MODE server channel. The switch
- * blocks for the MPA negotiation, a round trip.
+ * blocks for the MPA negotiation, a round trip. With FALLBACK and a plain peer it goes on as
+ * plain TCP: over a new connection as initiator ({@link #reconnectPlain}), over the same one as
+ * responder, what the engine read first ({@link #carryOnPlain}).
  */
 public final class SwitchableSocketChannel extends ExtendedSocketChannel
-        implements PlatformBacked, EventReadiness, IwarpSwitch.Socket {
+        implements PlatformBacked, IwarpSwitch.Socket {
 
-    private final SocketChannel platform;
+    /** The JDK's channel now: a fallback's reconnect replaces it. */
+    private volatile SocketChannel platform;
     private final PlatformKeys platformKeys = new PlatformKeys();
     private final IwarpSwitch mode = new IwarpSwitch(this, null);
     private final ChannelEvents events = new ChannelEvents();
@@ -54,6 +58,10 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
     private final boolean accepted;
     /** The stream's reads and writes once switched; null in passthrough. */
     private volatile IwarpChannelIo iwarp;
+    /** Where it connected: a fallback connects there again. */
+    private volatile SocketAddress remote;
+    /** After a responder's fallback: what the engine read from the plain peer, read first. */
+    private final FallbackPrefix prefix = new FallbackPrefix(events);
     private volatile boolean inputShut;
     private volatile boolean outputShut;
 
@@ -72,9 +80,15 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
     }
 
     /** An accepted connection of a server channel with these iWARP options: it switches on first use. */
-    void acceptedWith(Map<SocketOption<?>, Object> serverIwarpSettings) {
+    void acceptedWith(Map<SocketOption<?>, Object> serverIwarpSettings) throws IOException {
         mode.inherit(serverIwarpSettings);
+        mode.established(false, platform);
         mode.deferToFirstUse();
+    }
+
+    @Override
+    public Optional<IwarpNegotiationException> iwarpFallbackCause() {
+        return mode.fallbackCause();
     }
 
     @Override
@@ -107,9 +121,33 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
         iwarp = new IwarpChannelIo(transport, this::close);
     }
 
+    /**
+     * An initiator's fallback: the peer read our MPA Request, so the channel goes on over a new
+     * TCP connection to the same peer, in the same blocking mode; the selectors that watch it
+     * watch the new one from their next selection.
+     */
     @Override
     public InetSocketAddress reconnectPlain(IwarpNegotiationException why) throws IOException {
-        throw new SocketException("a channel does not fall back to plain TCP: " + why.getMessage());
+        SocketChannel fresh = PlatformProvider.get().openSocketChannel();
+        try {
+            fresh.setOption(StandardSocketOptions.TCP_NODELAY, mode.applicationNoDelay());
+            fresh.connect(remote);
+            fresh.configureBlocking(isBlocking());
+        } catch (IOException e) {
+            fresh.close();
+            e.addSuppressed(why);
+            closeOwner(e);
+            throw e;
+        }
+        platform = fresh;
+        events.platformReplaced();
+        return (InetSocketAddress) fresh.getLocalAddress();
+    }
+
+    /** A responder's fallback: plain TCP from now on, what the engine read from the peer first. */
+    @Override
+    public void carryOnPlain(byte[] receivedOctets) {
+        prefix.set(receivedOctets);
     }
 
     @Override
@@ -139,7 +177,7 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
         return current;
     }
 
-    // ---- PlatformBacked and EventReadiness ---------------------------------------------
+    // ---- PlatformBacked ------------------------------------------------------------------
 
     @Override
     public SelectableChannel platformChannel() {
@@ -152,28 +190,8 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
     }
 
     @Override
-    public boolean fromEvents() {
-        return events.fromEvents();
-    }
-
-    @Override
-    public int descriptorInterest(int interest) {
-        return events.descriptorInterest(interest);
-    }
-
-    @Override
-    public int fromDescriptor(int ready) {
-        return events.fromDescriptor(ready);
-    }
-
-    @Override
-    public int readyOps(int interest) {
-        return events.readyOps(interest);
-    }
-
-    @Override
-    public Readiness.Watch watch(Runnable changed) {
-        return events.watch(changed);
+    public EventReadiness events() {
+        return events;
     }
 
     // ---- SocketChannel ------------------------------------------------------------------
@@ -188,10 +206,6 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
     public <T> SocketChannel setOption(SocketOption<T> name, T value) throws IOException {
         if (IwarpOptions.ALL.contains(name)) {
             ensureOpen();
-            if (name == IwarpOptions.FALLBACK && Boolean.TRUE.equals(value)) {
-                throw new UnsupportedOperationException("IwarpOptions.FALLBACK is not supported on channels yet:"
-                        + " an ExtendedSocket falls back, a channel fails its switch");
-            }
             mode.set(name, value, !accepted);
             afterSwitch();
             return this;
@@ -267,6 +281,7 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
 
     @Override
     public boolean connect(SocketAddress remote) throws IOException {
+        this.remote = remote;
         boolean connected = isBlocking() ? blocking(() -> platform.connect(remote)) : platform.connect(remote);
         if (connected) {
             switchAsAsked();
@@ -301,6 +316,12 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
         if (stream != null) {
             return (int) onStream(true, () -> stream.read(dst, isBlocking()));
         }
+        if (prefix.pending()) {
+            long fromPrefix = prefix.read(new ByteBuffer[] {dst}, 0, 1);
+            if (fromPrefix >= 0) {
+                return (int) fromPrefix;
+            }
+        }
         return isBlocking() ? blocking(() -> platform.read(dst)) : platform.read(dst);
     }
 
@@ -310,6 +331,12 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
         IwarpChannelIo stream = iwarpIo();
         if (stream != null) {
             return onStream(true, () -> stream.read(dsts, offset, length, isBlocking()));
+        }
+        if (prefix.pending()) {
+            long fromPrefix = prefix.read(dsts, offset, length);
+            if (fromPrefix >= 0) {
+                return fromPrefix;
+            }
         }
         return isBlocking() ? blocking(() -> platform.read(dsts, offset, length))
                 : platform.read(dsts, offset, length);

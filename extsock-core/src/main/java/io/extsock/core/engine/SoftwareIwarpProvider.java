@@ -74,6 +74,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         // What the switch changes on the channel, for a responder that goes on as plain TCP.
         boolean noDelay = false;
         int soTimeout = 0;
+        boolean blocking = channel.isBlocking();
         // A platform thread waits in a Selector of its own, which the connection keeps for its
         // application's waits: no blocking mode to switch at every timed read (four fcntl calls
         // each), and no Selector to make later. A virtual thread keeps to the blocking channel,
@@ -91,7 +92,7 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
         } catch (NotAnIwarpPeerException plainPeer) {
             reportFellBack(peer, local, initiator, plainPeer, started);
             giveBack(waitSelector);
-            handBackAsPlainTcp(channel, initiator, noDelay, soTimeout, plainPeer);
+            handBackAsPlainTcp(channel, initiator, blocking, noDelay, soTimeout, plainPeer);
             throw plainPeer;
         } catch (IOException | RuntimeException | Error e) {
             reportFailed(peer, local, initiator, e, started);
@@ -146,16 +147,16 @@ public final class SoftwareIwarpProvider implements IwarpProvider {
 
     /**
      * Leaves the channel as {@link io.extsock.spi.IwarpProvider#attach} promises after a fallback:
-     * a responder's open and as it was handed over, an initiator's (whose peer read our MPA
-     * Request) closed.
+     * a responder's open and as it was handed over (a socket's blocking, a selector's channel
+     * not), an initiator's (whose peer read our MPA Request) closed.
      */
-    private static void handBackAsPlainTcp(SocketChannel channel, boolean initiator, boolean noDelay, int soTimeout,
-                                           NotAnIwarpPeerException plainPeer) {
+    private static void handBackAsPlainTcp(SocketChannel channel, boolean initiator, boolean blocking,
+                                           boolean noDelay, int soTimeout, NotAnIwarpPeerException plainPeer) {
         try {
             if (initiator) {
                 channel.close();
             } else {
-                channel.configureBlocking(true);  // as it came: plain TCP reads and writes it blocking
+                channel.configureBlocking(blocking);
                 channel.setOption(StandardSocketOptions.TCP_NODELAY, noDelay);
                 channel.socket().setSoTimeout(soTimeout);
             }

@@ -26,6 +26,10 @@ import java.nio.channels.AsynchronousCloseException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.channels.spi.SelectorProvider;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Random;
 import java.util.Set;
@@ -167,11 +171,77 @@ class IwarpChannelTest {
     }
 
     @Test
-    void fallbackIsRefusedOnChannelsByName() throws Exception {
-        try (ExtendedSocketChannel channel = ExtendedSocketChannel.open()) {
-            UnsupportedOperationException refused = assertThrows(UnsupportedOperationException.class,
-                    () -> channel.setOption(IwarpOptions.FALLBACK, true));
-            assertTrue(refused.getMessage().contains("FALLBACK"), refused.getMessage());
+    void aClientChannelWhosePeerIsPlainFallsBackAndItsSelectorWatchesTheNewConnection() throws Exception {
+        try (ServerSocketChannel plain = SelectorProvider.provider().openServerSocketChannel();
+             Selector selector = ExtendedSelectorProvider.provider().openSelector();
+             ExtendedSocketChannel client = ExtendedSocketChannel.open()) {
+            plain.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            CompletableFuture<SocketChannel> second = CompletableFuture.supplyAsync(() -> {
+                try {
+                    try (SocketChannel first = plain.accept()) {  // reads our MPA Request, greets, goes
+                        first.write(ByteBuffer.wrap("220 plain greeting\r\n".getBytes()));
+                    }
+                    return plain.accept();
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            client.setOption(IwarpOptions.IWARP_MODE, true);
+            client.setOption(IwarpOptions.FALLBACK, true);
+            client.configureBlocking(false);
+            SelectionKey key = client.register(selector, SelectionKey.OP_CONNECT);
+            client.connect(plain.getLocalAddress());
+            while (!client.isConnected() || client.isConnectionPending()) {
+                selector.select(TimeUnit.SECONDS.toMillis(LONG_ENOUGH_SECONDS));
+                if (key.isConnectable() && client.finishConnect()) {
+                    break;
+                }
+            }
+            assertFalse(client.getOption(IwarpOptions.IWARP_MODE), "went on as plain TCP");
+            assertTrue(client.iwarpFallbackCause().isPresent());
+            key.interestOps(SelectionKey.OP_READ);
+            selector.selectedKeys().clear();
+
+            try (SocketChannel server = second.get(LONG_ENOUGH_SECONDS, TimeUnit.SECONDS)) {
+                assertEquals(client.getLocalAddress(), server.getRemoteAddress(), "the reconnected one");
+                server.write(ByteBuffer.wrap("data".getBytes()));
+                assertEquals(1, selector.select(TimeUnit.SECONDS.toMillis(LONG_ENOUGH_SECONDS)),
+                        "the new connection's descriptor is watched");
+                ByteBuffer in = ByteBuffer.allocate(4);
+                assertEquals(4, client.read(in));
+                assertArrayEquals("data".getBytes(), in.array());
+            }
+        }
+    }
+
+    @Test
+    void anAcceptedChannelWhosePeerIsPlainReadsWhatThePeerSentFirst() throws Exception {
+        try (ExtendedServerSocketChannel listener = ExtendedServerSocketChannel.open();
+             Selector selector = ExtendedSelectorProvider.provider().openSelector()) {
+            listener.setOption(IwarpOptions.IWARP_MODE, true);
+            listener.setOption(IwarpOptions.FALLBACK, true);
+            listener.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            try (SocketChannel plainClient = SocketChannel.open(listener.getLocalAddress());
+                 ExtendedSocketChannel accepted = listener.accept()) {
+                accepted.configureBlocking(false);
+                SelectionKey key = accepted.register(selector, SelectionKey.OP_READ);
+                plainClient.write(ByteBuffer.wrap("hello".getBytes()));
+                assertEquals(1, selector.select(TimeUnit.SECONDS.toMillis(LONG_ENOUGH_SECONDS)));
+
+                ByteBuffer in = ByteBuffer.allocate(16);
+                assertEquals(5, accepted.read(in), "the first use: the switch reads 'hello', falls back, returns it");
+                assertTrue(accepted.iwarpFallbackCause().isPresent());
+                assertFalse(accepted.getOption(IwarpOptions.IWARP_MODE));
+
+                plainClient.write(ByteBuffer.wrap(" more".getBytes()));
+                selector.selectedKeys().clear();
+                assertEquals(1, selector.select(TimeUnit.SECONDS.toMillis(LONG_ENOUGH_SECONDS)));
+                assertTrue(key.isReadable());
+                while (in.position() < 10) {
+                    assertTrue(accepted.read(in) >= 0);
+                }
+                assertArrayEquals("hello more".getBytes(), Arrays.copyOf(in.array(), 10));
+            }
         }
     }
 
