@@ -8,6 +8,7 @@ module io.extsock.api {
     exports io.extsock.verbs;
     // The option defaults and checks are shared with the engine, not with applications.
     exports io.extsock.internal to io.extsock.core;
+    exports io.extsock.internal.nio to io.extsock.core;
 
     uses io.extsock.spi.IwarpProvider;
 }

@@ -17,8 +17,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ConnectionReport {
 
-    /** What the agent hooks, and what it cannot: said at start and in the hint. */
-    static final String HOOKED = "java.net.Socket and java.net.ServerSocket (not NIO channels)";
+    /** What the agent hooks: said at start. */
+    static final String HOOKED = "java.net.Socket, java.net.ServerSocket and NIO socket channels";
+    /** What the agent hooks when the JVM's NIO provider is not its to choose. */
+    static final String HOOKED_WITHOUT_NIO = "java.net.Socket and java.net.ServerSocket (not NIO channels: the"
+            + " program chose its own SelectorProvider, or the JVM chose one before the agent started)";
 
     private final LogLevel level;
     private final PrintStream out;
@@ -45,17 +48,18 @@ final class ConnectionReport {
      *         fallback-wait MS ms, converting java.net.Socket and java.net.ServerSocket (not NIO
      *         channels)}
      */
-    static String startLine(AgentArguments arguments, Rules rules) {
+    static String startLine(AgentArguments arguments, Rules rules, boolean channels) {
         return "extsock agent: rules " + arguments.rulesFile() + " (" + rules.size()
                 + (rules.size() == 1 ? " rule: " : " rules: ") + rules.count(Action.IWARP) + " iwarp, "
                 + rules.count(Action.TCP) + " tcp), fallback " + (arguments.fallback() ? "on" : "off")
-                + ", fallback-wait " + arguments.fallbackWaitMillis() + " ms, converting " + HOOKED;
+                + ", fallback-wait " + arguments.fallbackWaitMillis() + " ms, converting "
+                + (channels ? HOOKED : HOOKED_WITHOUT_NIO);
     }
 
     /** Prints the start line from INFO up; the agent calls this once its factories are in place. */
-    void printStart(AgentArguments arguments, Rules rules) {
+    void printStart(AgentArguments arguments, Rules rules, boolean channels) {
         if (level != LogLevel.OFF) {
-            out.println(startLine(arguments, rules));
+            out.println(startLine(arguments, rules, channels));
         }
     }
 
@@ -132,12 +136,12 @@ final class ConnectionReport {
         long connections = decided.get();
         if (connections == 0) {
             return "extsock agent: no connection matched an iwarp rule: the program made no connection on"
-                    + " java.net sockets (programs on NIO channels, such as SocketChannel, java.net.http or Netty,"
-                    + " are not converted yet)";
+                    + " java.net sockets or NIO socket channels (asynchronous channels and native transports, such"
+                    + " as Netty's epoll, are not converted)";
         }
         return "extsock agent: no connection matched an iwarp rule: check the rules' hosts and ports against the "
                 + connections + (connections == 1 ? " connection" : " connections")
-                + " the program made (log=debug prints each); connections on NIO channels are not converted yet";
+                + " the program made (log=debug prints each)";
     }
 
     /** Prints the summary, and the hint if any, from INFO up; the agent runs this in a shutdown hook. */

@@ -26,11 +26,11 @@ public final class ExtsockAgent {
      * Entry point of {@code -javaagent}.
      *
      * @param arguments       what followed {@code =} in {@code -javaagent:}, or null
-     * @param instrumentation unused: the agent changes no class
+     * @param instrumentation opens the JDK's selector provider to extsock's (the agent changes no class)
      */
     public static void premain(String arguments, Instrumentation instrumentation) {
         try {
-            start(arguments);
+            start(arguments, instrumentation);
         } catch (AgentConfigurationException e) {
             // One line and exit status 1. Were premain to throw, the JVM would print the trace,
             // a dozen lines of its own (JPLISAgent assertions, "FATAL ERROR in native method",
@@ -41,7 +41,7 @@ public final class ExtsockAgent {
         }
     }
 
-    static void start(String argumentText) throws AgentConfigurationException {
+    static void start(String argumentText, Instrumentation instrumentation) throws AgentConfigurationException {
         AgentArguments arguments = AgentArguments.parse(argumentText);
         Rules rules = RulesParser.withSystemResolver().parse(arguments.rulesFile());
         refuseSocksProxy();
@@ -50,7 +50,8 @@ public final class ExtsockAgent {
         }
         ConnectionReport report = new ConnectionReport(arguments.log(), System.err, rules.count(Action.IWARP));
         SocketConversion.install(rules, arguments, report);
-        report.printStart(arguments, rules);
+        boolean channels = ChannelConversion.install(rules, arguments, report, instrumentation);
+        report.printStart(arguments, rules, channels);
         Runtime.getRuntime().addShutdownHook(new Thread(report::printSummary, "extsock-agent-summary"));
     }
 

@@ -94,22 +94,24 @@ class ConnectionReportTest {
         Rules rules = RulesParser.withSystemResolver().parse(file);
         AgentArguments arguments = AgentArguments.parse("rules=" + file + ",log=info");
         ConnectionReport report = report(LogLevel.INFO);
-        report.printStart(arguments, rules);
+        report.printStart(arguments, rules, true);
         assertEquals("extsock agent: rules " + file + " (3 rules: 2 iwarp, 1 tcp), fallback on, fallback-wait 1000 ms,"
-                + " converting java.net.Socket and java.net.ServerSocket (not NIO channels)" + System.lineSeparator(),
+                + " converting java.net.Socket, java.net.ServerSocket and NIO socket channels" + System.lineSeparator(),
                 printed());
 
         Path one = Files.writeString(directory.resolve("one.rules"), "tcp accept * 80\n");
         assertEquals("extsock agent: rules " + one + " (1 rule: 0 iwarp, 1 tcp), fallback off, fallback-wait 250 ms,"
-                + " converting java.net.Socket and java.net.ServerSocket (not NIO channels)",
+                + " converting java.net.Socket and java.net.ServerSocket (not NIO channels: the program chose its own"
+                + " SelectorProvider, or the JVM chose one before the agent started)",
                 ConnectionReport.startLine(AgentArguments.parse("fallback-wait=250,rules=" + one + ",fallback=off"),
-                        RulesParser.withSystemResolver().parse(one)));
+                        RulesParser.withSystemResolver().parse(one), false));
     }
 
     @Test
     void offPrintsNoStartLine() throws Exception {
         Path file = Files.writeString(directory.resolve("extsock.rules"), "iwarp connect * *\n");
-        report(LogLevel.OFF).printStart(AgentArguments.parse("rules=" + file), RulesParser.withSystemResolver().parse(file));
+        report(LogLevel.OFF).printStart(AgentArguments.parse("rules=" + file), RulesParser.withSystemResolver().parse(file),
+                true);
         assertEquals("", printed());
     }
 
@@ -126,19 +128,18 @@ class ConnectionReportTest {
         assertEquals(String.join(System.lineSeparator(),
                 "extsock agent: 0 iwarp, 0 fell back to tcp, 2 tcp by rule",
                 "extsock agent: no connection matched an iwarp rule: check the rules' hosts and ports against the 2"
-                        + " connections the program made (log=debug prints each); connections on NIO channels are not"
-                        + " converted yet", ""), printed());
+                        + " connections the program made (log=debug prints each)", ""), printed());
     }
 
     @Test
-    void whenTheProgramMadeNoConnectionTheHintSaysSoAndNamesNio() {
+    void whenTheProgramMadeNoConnectionTheHintSaysSoAndNamesWhatIsNotConverted() {
         ConnectionReport report = report(LogLevel.DEBUG, 1);
         report.printSummary();
         assertEquals(String.join(System.lineSeparator(),
                 "extsock agent: 0 iwarp, 0 fell back to tcp, 0 tcp by rule",
                 "extsock agent: no connection matched an iwarp rule: the program made no connection on java.net sockets"
-                        + " (programs on NIO channels, such as SocketChannel, java.net.http or Netty, are not converted"
-                        + " yet)", ""), printed());
+                        + " or NIO socket channels (asynchronous channels and native transports, such as Netty's epoll,"
+                        + " are not converted)", ""), printed());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.extsock.internal;
 
 import io.extsock.IwarpOptions;
+import io.extsock.internal.nio.PlatformProvider;
 import io.extsock.spi.AcceptedAhead;
 import io.extsock.spi.DeviceAcceptor;
 import io.extsock.spi.IwarpAcceptor;
@@ -66,7 +67,7 @@ public final class ChannelServerSocketImpl extends SocketImpl {
             if (channel != null || closed) {
                 throw new IOException("Already created");
             }
-            channel = ServerSocketChannel.open();
+            channel = PlatformProvider.get().openServerSocketChannel();
         }
     }
 

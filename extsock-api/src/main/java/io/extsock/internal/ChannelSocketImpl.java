@@ -2,6 +2,7 @@ package io.extsock.internal;
 
 import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpOptions;
+import io.extsock.internal.nio.PlatformProvider;
 import io.extsock.spi.AcceptedAhead;
 import io.extsock.spi.DeviceSession;
 import io.extsock.spi.SocketTransport;
@@ -103,7 +104,7 @@ public final class ChannelSocketImpl extends SocketImpl {
             if (channel != null || closed) {
                 throw new IOException("Already created");
             }
-            channel = SocketChannel.open();
+            channel = PlatformProvider.get().openSocketChannel();
         }
     }
 
@@ -146,7 +147,7 @@ public final class ChannelSocketImpl extends SocketImpl {
     /** Makes this impl the accepted end of a connection on an RDMA device; its channel, never connected, carries nothing. */
     void acceptedOnDevice(DeviceSession connection, Map<SocketOption<?>, Object> serverIwarpSettings) throws IOException {
         try {
-            takeAccepted(SocketChannel.open(), connection.remoteAddress(), connection.localAddress().getPort(),
+            takeAccepted(PlatformProvider.get().openSocketChannel(), connection.remoteAddress(), connection.localAddress().getPort(),
                     serverIwarpSettings);
             mode.runOnDevice(connection);
         } catch (IOException | RuntimeException e) {

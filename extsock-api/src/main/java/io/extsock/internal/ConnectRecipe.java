@@ -1,6 +1,7 @@
 package io.extsock.internal;
 
 import io.extsock.IwarpNegotiationException;
+import io.extsock.internal.nio.PlatformProvider;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -81,7 +82,7 @@ final class ConnectRecipe {
     SocketChannel connectAgain(ChannelSocketOptions options, IwarpNegotiationException why) throws IOException {
         SocketChannel fresh = null;
         try {
-            fresh = SocketChannel.open();
+            fresh = PlatformProvider.get().openSocketChannel();
             options.applyTo(fresh);
             InetAddress local = boundAddress;
             if (local != null) {

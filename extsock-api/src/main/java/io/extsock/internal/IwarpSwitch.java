@@ -34,36 +34,61 @@ public final class IwarpSwitch {
 
     /** What the switch needs of the socket it switches. */
     public interface Socket {
-        /** The socket's channel now (a fallback's reconnect replaces it). */
+        /**
+         * The socket's channel now (a fallback's reconnect replaces it).
+         *
+         * @return the channel
+         * @throws SocketException if the socket is closed
+         */
         SocketChannel channel() throws SocketException;
 
-        /** What carries the socket's stream now. */
+        /**
+         * What carries the socket's stream now.
+         *
+         * @return the transport; null before the socket connected
+         */
         SocketTransport transport();
 
-        /** Whether the socket is connected (a switch then happens at once). */
+        /**
+         * Whether the socket is connected (a switch then happens at once).
+         *
+         * @return whether it is
+         */
         default boolean connected() {
             return transport() != null;
         }
 
-        /** From now on, {@code transport} carries the socket's stream. */
+        /**
+         * From now on, {@code transport} carries the socket's stream.
+         *
+         * @param transport the iWARP session's stream, or plain TCP after a fallback
+         */
         void carryOn(SocketTransport transport);
 
         /**
          * Connects a new channel to the same peer, as the application set it up.
          *
+         * @param why the negotiation failure that made the switch fall back
          * @return the new connection's local address
+         * @throws IOException if the new connection fails (the socket is then closed)
          */
         InetSocketAddress reconnectPlain(IwarpNegotiationException why) throws IOException;
 
         /**
          * A responder's switch found a plain TCP peer: the socket goes on as plain TCP, the
          * octets the engine read from the peer readable first.
+         *
+         * @param receivedOctets what the engine read from the peer
          */
         default void carryOnPlain(byte[] receivedOctets) {
             carryOn(PrefixedTransport.of(transport(), receivedOctets));
         }
 
-        /** Closes the socket (not just its channel) after {@code failure}. */
+        /**
+         * Closes the socket (not just its channel) after {@code failure}.
+         *
+         * @param failure why; what closing throws is added to it
+         */
         void closeOwner(Exception failure);
     }
 

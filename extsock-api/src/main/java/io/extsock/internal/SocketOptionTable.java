@@ -1,6 +1,7 @@
 package io.extsock.internal;
 
 import io.extsock.IwarpOptions;
+import io.extsock.internal.nio.PlatformProvider;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -213,7 +214,8 @@ final class SocketOptionTable {
     }
 
     private static Set<SocketOption<?>> channelOptions(boolean server) {
-        try (NetworkChannel probe = server ? ServerSocketChannel.open() : SocketChannel.open()) {
+        try (NetworkChannel probe = server ? PlatformProvider.get().openServerSocketChannel()
+                : PlatformProvider.get().openSocketChannel()) {
             return probe.supportedOptions();
         } catch (IOException e) {
             throw new IllegalStateException("cannot open a " + (server ? "server " : "")

@@ -36,8 +36,8 @@ class AgentFaultsIT {
     private static final String PROGRAM_TIMEOUT_MILLIS = "10000";
     private static final String WAIT = "fallback-wait=300";
     private static final String NO_CONNECTION_HINT = "extsock agent: no connection matched an iwarp rule: the program made"
-            + " no connection on java.net sockets (programs on NIO channels, such as SocketChannel, java.net.http or"
-            + " Netty, are not converted yet)";
+            + " no connection on java.net sockets or NIO socket channels (asynchronous channels and native transports,"
+            + " such as Netty's epoll, are not converted)";
 
     @TempDir
     Path directory;

@@ -20,8 +20,8 @@ final class AgentLog {
 
     private static final String PREFIX = "extsock agent: ";
     static final Pattern START = Pattern.compile("extsock agent: rules [^ ]+ \\([0-9]+ rules?: [0-9]+ iwarp, [0-9]+ tcp\\),"
-            + " fallback (on|off), fallback-wait [0-9]+ ms, converting java\\.net\\.Socket and java\\.net\\.ServerSocket"
-            + " \\(not NIO channels\\)");
+            + " fallback (on|off), fallback-wait [0-9]+ ms, converting java\\.net\\.Socket, java\\.net\\.ServerSocket"
+            + " and NIO socket channels");
     static final String HINT = "extsock agent: no connection matched an iwarp rule: ";
     private static final Pattern SUMMARY = Pattern.compile(
             "extsock agent: ([0-9]+) iwarp, ([0-9]+) fell back to tcp, ([0-9]+) tcp by rule(?:, ([0-9]+) failed)?");

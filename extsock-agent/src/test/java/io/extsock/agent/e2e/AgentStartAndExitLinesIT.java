@@ -36,11 +36,10 @@ class AgentStartAndExitLinesIT {
             assertEquals("HELLO\n", client.stdout(), client.toString());
             assertEquals(List.of(
                     "extsock agent: rules " + rules + " (2 rules: 1 iwarp, 1 tcp), fallback on, fallback-wait 300 ms,"
-                            + " converting java.net.Socket and java.net.ServerSocket (not NIO channels)",
+                            + " converting java.net.Socket, java.net.ServerSocket and NIO socket channels",
                     "extsock agent: 0 iwarp, 0 fell back to tcp, 1 tcp by rule",
                     "extsock agent: no connection matched an iwarp rule: check the rules' hosts and ports against the 1"
-                            + " connection the program made (log=debug prints each); connections on NIO channels are"
-                            + " not converted yet"), client.stderrLines());
+                            + " connection the program made (log=debug prints each)"), client.stderrLines());
             assertEquals(1, server.connections().size(), "plain TCP, one connection: " + client);
         }
     }
@@ -53,7 +52,7 @@ class AgentStartAndExitLinesIT {
             assertEquals(1, client.awaitExit(EXIT_LIMIT), "a plain server, fallback off: the connect fails " + client);
             assertEquals(List.of(
                     "extsock agent: rules " + rules + " (1 rule: 1 iwarp, 0 tcp), fallback off, fallback-wait 300 ms,"
-                            + " converting java.net.Socket and java.net.ServerSocket (not NIO channels)",
+                            + " converting java.net.Socket, java.net.ServerSocket and NIO socket channels",
                     "extsock agent: 0 iwarp, 0 fell back to tcp, 0 tcp by rule, 1 failed"), client.stderrLines());
         }
     }

@@ -136,8 +136,7 @@ class H2UnderAgentIT {
             assertEquals("extsock agent: 0 iwarp, 0 fell back to tcp, 1 tcp by rule", clientLog.get(1));
             // Its one iwarp rule names another port: the hint after the summary says what to check.
             assertEquals("extsock agent: no connection matched an iwarp rule: check the rules' hosts and ports against"
-                    + " the 1 connection the program made (log=debug prints each); connections on NIO channels are not"
-                    + " converted yet", clientLog.get(2));
+                    + " the 1 connection the program made (log=debug prints each)", clientLog.get(2));
 
             RecordingRelay.Connection wire = relay.connections().get(0);
             assertEquals(16, wire.clientOpening().length(), "H2's client speaks first");

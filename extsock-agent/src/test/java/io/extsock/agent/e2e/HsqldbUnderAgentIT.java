@@ -23,8 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HsqldbUnderAgentIT {
 
     private static final String UNMATCHED_HINT = "extsock agent: no connection matched an iwarp rule: check the rules'"
-            + " hosts and ports against the 1 connection the program made (log=debug prints each); connections on NIO"
-            + " channels are not converted yet";
+            + " hosts and ports against the 1 connection the program made (log=debug prints each)";
 
     private static final Duration START_LIMIT = Duration.ofSeconds(30);
     private static final Duration EXIT_LIMIT = Duration.ofSeconds(30);

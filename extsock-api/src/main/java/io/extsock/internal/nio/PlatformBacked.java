@@ -16,6 +16,8 @@ public interface PlatformBacked {
     /**
      * An extsock selector watches {@link #platformChannel} with this key of its JDK selector,
      * which it cancels itself at its next selection once its own key is cancelled.
+     *
+     * @param platformKey the JDK selector's key on {@link #platformChannel}
      */
     void watchedBy(SelectionKey platformKey);
 

@@ -5,16 +5,20 @@ import java.lang.reflect.InvocationTargetException;
 import java.nio.channels.spi.SelectorProvider;
 
 /**
- * The JDK's default {@link SelectorProvider}, whose channels extsock's channels run on: the
- * JVM's provider, unless extsock's is the JVM's (named by the system property), in which case
- * the JDK's default is reached directly, since no public method returns it once another
- * provider is installed.
+ * The JDK's default {@link SelectorProvider}, whose channels extsock's channels run on, and which
+ * extsock's own sockets and engine use, so that they are never channels of extsock's provider
+ * themselves: the JVM's provider, unless extsock's is the JVM's (named by the system property),
+ * in which case the JDK's default is reached directly, since no public method returns it once
+ * another provider is installed.
  */
 public final class PlatformProvider {
 
     /** The system property that names the JVM's provider. */
     static final String PROPERTY = "java.nio.channels.spi.SelectorProvider";
     private static final String DEFAULT_PROVIDER = "sun.nio.ch.DefaultSelectorProvider";
+
+    /** Once found: the JDK's own for the JVM's life (the JVM's provider is chosen once, too). */
+    private static volatile SelectorProvider found;
 
     private PlatformProvider() {
     }
@@ -27,6 +31,15 @@ public final class PlatformProvider {
      *         out of reach, naming the option that opens it
      */
     public static SelectorProvider get() {
+        SelectorProvider known = found;
+        if (known == null) {
+            known = find();
+            found = known;
+        }
+        return known;
+    }
+
+    private static SelectorProvider find() {
         String installed = System.getProperty(PROPERTY);
         if (installed == null || !installed.equals(ExtendedSelectorProvider.class.getName())) {
             // Asking the JVM for its provider while it makes ours would make another of ours.

@@ -52,7 +52,7 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
     /** The JDK's channel now: a fallback's reconnect replaces it. */
     private volatile SocketChannel platform;
     private final PlatformKeys platformKeys = new PlatformKeys();
-    private final IwarpSwitch mode = new IwarpSwitch(this, null);
+    private final IwarpSwitch mode = new IwarpSwitch(this, ChannelPolicies.forNewChannel());
     private final ChannelEvents events = new ChannelEvents();
     /** Whether this end accepted the connection (the MPA responder). */
     private final boolean accepted;

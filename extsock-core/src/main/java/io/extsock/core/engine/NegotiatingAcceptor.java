@@ -5,6 +5,7 @@ import io.extsock.core.memory.DirectBufferPool;
 import io.extsock.core.mpa.MpaFrameType;
 import io.extsock.core.mpa.MpaPreferences;
 import io.extsock.core.verbs.ConnectionCounters;
+import io.extsock.internal.nio.PlatformProvider;
 import io.extsock.spi.AcceptedAhead;
 import io.extsock.spi.IwarpAcceptor;
 import io.extsock.spi.IwarpSession;
@@ -102,7 +103,7 @@ final class NegotiatingAcceptor implements IwarpAcceptor {
         this.preferences = settings.mpaPreferences(hello);
         this.memory = memory;
         this.maxPending = maxPending;
-        this.selector = Selector.open();
+        this.selector = PlatformProvider.get().openSelector();
         this.accepted = new AcceptedQueue(backlog, selector::wakeup);  // room again: the thread accepts more
         try {
             listener.configureBlocking(false);

@@ -1,5 +1,6 @@
 package io.extsock.core.engine;
 
+import io.extsock.internal.nio.PlatformProvider;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -89,7 +90,7 @@ final class ProgressThread implements Runnable {
     ProgressThread(String name) {
         tickingUntil = System.nanoTime();  // not ticking yet (nanoTime may be negative: no 0)
         try {
-            this.selector = Selector.open();
+            this.selector = PlatformProvider.get().openSelector();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open a selector for the iWARP engine", e);
         }

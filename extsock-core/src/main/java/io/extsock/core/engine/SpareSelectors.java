@@ -1,5 +1,6 @@
 package io.extsock.core.engine;
 
+import io.extsock.internal.nio.PlatformProvider;
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -53,7 +54,7 @@ final class SpareSelectors {
             COUNT.decrementAndGet();
             selector = spare.selector();
         } else {
-            selector = Selector.open();
+            selector = PlatformProvider.get().openSelector();
         }
         try {
             channel.register(selector, SelectionKey.OP_READ);
