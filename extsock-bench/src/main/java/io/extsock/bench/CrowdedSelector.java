@@ -18,12 +18,17 @@ import java.util.List;
  */
 final class CrowdedSelector implements Closeable {
 
+    /** Selections timed together. */
+    static final int BATCH = 100;
+
     private final Selector selector;
     private final List<ProviderLink> idle;
     private final ProviderLink active;
     private final SelectionKey activeKey;
     private final ByteBuffer sent = ByteBuffer.allocateDirect(1);
     private final ByteBuffer received = ByteBuffer.allocateDirect(1);
+    /** The last byte written to the active connection: each round's differs from the last's. */
+    private int written;
 
     private CrowdedSelector(Selector selector, List<ProviderLink> idle, ProviderLink active, SelectionKey activeKey) {
         this.selector = selector;
@@ -66,55 +71,77 @@ final class CrowdedSelector implements Closeable {
     }
 
     /**
-     * Selections that find the active connection readable, microseconds: its other end writes
-     * a byte (not timed); a {@code select()} and the taking of its key from the selected set
-     * (timed); the byte read and checked (not timed). Each selection must find that key alone.
+     * Selections that find the active connection readable, microseconds each, as the median of
+     * batches of {@value #BATCH} timed together ({@code System.nanoTime} ticks in tens of
+     * nanoseconds here, too coarse for one selection): its other end writes a byte, which stays
+     * unread, so that each {@code select()} finds it again once its key is taken from the
+     * selected set; each must count and select that key alone. The byte is read and checked
+     * after the last.
+     *
+     * @param iterations selections, rounded down to whole batches (at least one)
      */
     double selectFindingOne(int iterations) throws IOException {
-        long[] nanos = new long[iterations];
-        for (int i = 0; i < iterations; i++) {
-            sent.clear();
-            sent.put(0, (byte) i);
-            while (sent.hasRemaining()) {
-                active.server.write(sent);
-            }
-            long start = System.nanoTime();
-            int updated = selector.select();
-            int found = 0;
-            for (Iterator<SelectionKey> keys = selector.selectedKeys().iterator(); keys.hasNext(); ) {
-                SelectionKey key = keys.next();
-                keys.remove();
-                if (key != activeKey || !key.isReadable()) {
-                    throw new IllegalStateException("selection " + i + " found a key other than the active"
-                            + " connection's readable one: " + key);
-                }
-                found++;
-            }
-            nanos[i] = System.nanoTime() - start;
-            if (updated != 1 || found != 1) {
-                throw new IllegalStateException("selection " + i + " counted " + updated + " keys and selected "
-                        + found + ", not the active connection's alone");
-            }
-            received.clear();
-            if (active.client.read(received) != 1 || received.get(0) != (byte) i) {
-                throw new IOException("selection " + i + ": the active connection's byte did not come as sent");
-            }
+        byte value = (byte) ++written;
+        sent.clear();
+        sent.put(0, value);
+        while (sent.hasRemaining()) {
+            active.server.write(sent);
         }
-        return Stats.median(nanos) / 1_000.0;
+        selectActive(0);  // not timed: waits for the byte to arrive
+        double[] micros = new double[Math.max(1, iterations / BATCH)];
+        for (int batch = 0; batch < micros.length; batch++) {
+            long start = System.nanoTime();
+            for (int i = 0; i < BATCH; i++) {
+                selectActive(batch * BATCH + i);
+            }
+            micros[batch] = (System.nanoTime() - start) / 1_000.0 / BATCH;
+        }
+        received.clear();
+        if (active.client.read(received) != 1 || received.get(0) != value) {
+            throw new IOException("the active connection's byte did not come as sent");
+        }
+        return Stats.median(micros);
     }
 
-    /** {@code selectNow()} with nothing ready, microseconds: each must select nothing. */
+    /** One {@code select()} that must count the active connection's key alone, taken from the selected set. */
+    private void selectActive(int selection) throws IOException {
+        int updated = selector.select();
+        int found = 0;
+        for (Iterator<SelectionKey> keys = selector.selectedKeys().iterator(); keys.hasNext(); ) {
+            SelectionKey key = keys.next();
+            keys.remove();
+            if (key != activeKey || !key.isReadable()) {
+                throw new IllegalStateException("selection " + selection + " found a key other than the active"
+                        + " connection's readable one: " + key);
+            }
+            found++;
+        }
+        if (updated != 1 || found != 1) {
+            throw new IllegalStateException("selection " + selection + " counted " + updated + " keys and selected "
+                    + found + ", not the active connection's alone");
+        }
+    }
+
+    /**
+     * {@code selectNow()} with nothing ready, microseconds each, as the median of batches of
+     * {@value #BATCH}: each must count nothing, and the selected set must be empty after.
+     *
+     * @param iterations selections, rounded down to whole batches (at least one)
+     */
     double selectNowFindingNone(int iterations) throws IOException {
-        long[] nanos = new long[iterations];
-        for (int i = 0; i < iterations; i++) {
+        double[] micros = new double[Math.max(1, iterations / BATCH)];
+        for (int batch = 0; batch < micros.length; batch++) {
+            int updated = 0;
             long start = System.nanoTime();
-            int updated = selector.selectNow();
-            nanos[i] = System.nanoTime() - start;
+            for (int i = 0; i < BATCH; i++) {
+                updated += selector.selectNow();
+            }
+            micros[batch] = (System.nanoTime() - start) / 1_000.0 / BATCH;
             if (updated != 0 || !selector.selectedKeys().isEmpty()) {
-                throw new IllegalStateException("selectNow " + i + " found " + updated + " ready with nothing sent");
+                throw new IllegalStateException("selectNow found " + updated + " ready with nothing sent");
             }
         }
-        return Stats.median(nanos) / 1_000.0;
+        return Stats.median(micros);
     }
 
     /** The selector's rounds of {@link #selectFindingOne}, all on the client thread. */
@@ -134,7 +161,7 @@ final class CrowdedSelector implements Closeable {
     private static Contender clientOnly(Measure measure) {
         return new Contender() {
             public void serve(int round) {
-                // a selection has no other end: the client thread writes the active connection's bytes
+                // a selection has no other end: the client thread writes the active connection's byte
             }
 
             public double run(int round) throws IOException {

@@ -35,7 +35,7 @@ public final class NioPassthroughOverhead {
     private static final int WRITE = 64 * 1024;
     private static final int ROUND_TRIPS = 10_000;
     private static final long STREAM_BYTES = 128L << 20;
-    private static final int SELECTIONS = 10_000;
+    private static final int SELECTIONS = 20_000;
 
     /** One line of the table: a measurement and the bound it is judged against. */
     record Row(PairedComparison.Result result, Target target) {
