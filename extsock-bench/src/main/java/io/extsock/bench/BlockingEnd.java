@@ -29,4 +29,9 @@ final class BlockingEnd implements MessageEnd {
             channel.write(buffer);
         }
     }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
 }

@@ -40,11 +40,16 @@ final class NioChannelRounds {
         return new Contender() {
             public void serve(int round) throws IOException {
                 ByteBuffer buffer = ByteBuffer.allocateDirect(size);
-                for (int i = 0; i < iterations; i++) {
-                    buffer.clear();
-                    server.readFully(buffer);
-                    buffer.flip();
-                    server.writeFully(buffer);
+                try {
+                    for (int i = 0; i < iterations; i++) {
+                        buffer.clear();
+                        server.readFully(buffer);
+                        buffer.flip();
+                        server.writeFully(buffer);
+                    }
+                } catch (IOException | RuntimeException e) {
+                    Closing.quietly(server, e);  // the client fails at once rather than wait
+                    throw e;
                 }
             }
 
@@ -94,15 +99,20 @@ final class NioChannelRounds {
                 ByteBuffer expected = pattern.duplicate();
                 boolean check = checks.in(round);
                 long[] position = {0};
-                server.readTotal(buffer, total, chunk -> {
-                    int length = chunk.position();
-                    if (check) {
-                        checkChunk(chunk, expected, position[0], round);
-                    }
-                    position[0] += length;
-                });
-                ByteBuffer done = ByteBuffer.allocate(1).put(0, (byte) 1);
-                server.writeFully(done);
+                try {
+                    server.readTotal(buffer, total, chunk -> {
+                        int length = chunk.position();
+                        if (check) {
+                            checkChunk(chunk, expected, position[0], round);
+                        }
+                        position[0] += length;
+                    });
+                    ByteBuffer done = ByteBuffer.allocate(1).put(0, (byte) 1);
+                    server.writeFully(done);
+                } catch (IOException | RuntimeException e) {
+                    Closing.quietly(server, e);  // the client fails at once rather than wait for its answer
+                    throw e;
+                }
             }
 
             public double run(int round) throws IOException {

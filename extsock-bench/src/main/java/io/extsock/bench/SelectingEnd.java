@@ -1,8 +1,8 @@
 package io.extsock.bench;
 
-import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -16,7 +16,7 @@ import java.util.Iterator;
  * and writes until the socket takes no more, then a wait for room with OP_WRITE (the way
  * Netty's NIO transport reads and writes).
  */
-final class SelectingEnd implements MessageEnd, Closeable {
+final class SelectingEnd implements MessageEnd {
 
     /** What a reader does with each read's bytes. */
     interface Chunks {
@@ -102,6 +102,9 @@ final class SelectingEnd implements MessageEnd, Closeable {
     private void awaitReady(int op) throws IOException {
         while (true) {
             selector.select();
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedIOException("interrupted waiting for the channel to be ready");  // a test's timeout, say
+            }
             boolean ready = false;
             for (Iterator<SelectionKey> keys = selector.selectedKeys().iterator(); keys.hasNext(); ) {
                 SelectionKey selected = keys.next();
