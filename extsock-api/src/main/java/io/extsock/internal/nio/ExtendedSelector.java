@@ -141,12 +141,17 @@ public final class ExtendedSelector extends AbstractSelector {
                 updated = 0;
                 anyReady = false;
                 selecting = true;
-                begin();  // an interrupt wakes the selection, as the JDK's
+                boolean blocking = timeout >= 0;
+                if (blocking) {
+                    begin();  // an interrupt wakes the selection, as the JDK's (whose selectNow skips this too)
+                }
                 try {
                     selectUnderneath(timeout);
                 } finally {
                     selecting = false;
-                    end();
+                    if (blocking) {
+                        end();
+                    }
                 }
                 deregisterCancelled();
                 return updated;
@@ -203,6 +208,9 @@ public final class ExtendedSelector extends AbstractSelector {
      * as readiness is level-triggered).
      */
     private void lookAtEvents() {
+        if (eventKeys.isEmpty()) {
+            return;  // passthrough channels only: no iterator made on every selection
+        }
         for (ExtendedSelectionKey key : eventKeys) {
             if (!key.isValid()) {
                 continue;
@@ -260,6 +268,9 @@ public final class ExtendedSelector extends AbstractSelector {
     private void cancelUnderneath() {
         Set<SelectionKey> cancelled = cancelledKeys();
         synchronized (cancelled) {
+            if (cancelled.isEmpty()) {
+                return;  // the usual case: no iterator made on every selection
+            }
             for (SelectionKey key : cancelled) {
                 ((ExtendedSelectionKey) key).cancelUnderneath();
             }
@@ -270,6 +281,9 @@ public final class ExtendedSelector extends AbstractSelector {
     private void deregisterCancelled() {
         Set<SelectionKey> cancelled = cancelledKeys();
         synchronized (cancelled) {
+            if (cancelled.isEmpty()) {
+                return;
+            }
             for (SelectionKey key : cancelled) {
                 ExtendedSelectionKey leaving = (ExtendedSelectionKey) key;
                 leaving.cancelUnderneath();  // cancelled after this selection began: the next one deregisters it there
