@@ -1,6 +1,7 @@
 package io.extsock.it.nio.programs;
 
 import io.extsock.ExtendedSelectorProvider;
+import io.extsock.IwarpOptions;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -12,6 +13,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioDomainSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -26,7 +28,8 @@ import java.util.concurrent.TimeUnit;
  * {@code NettyEchoClient MODE PORT [TRANSPORT]}: a Netty client on its NIO transport that sends
  * {@link Payload#SIZES} messages, ROUNDS times over, to an echo server at 127.0.0.1:PORT (::1 for
  * {@code tcp6}, the path for {@code unix=PATH}) and checks every byte that comes back. Modes and
- * transports as {@link NettyServer}'s. Prints "verified MESSAGES messages BYTES bytes", or where the echo
+ * transports as {@link NettyServer}'s (mode {@code iwarp}: IWARP_MODE set on the client bootstrap,
+ * so the connection switches at connect). Prints "verified MESSAGES messages BYTES bytes", or where the echo
  * differs, and exits 0 only when every byte came back.
  */
 public final class NettyEchoClient {
@@ -36,6 +39,7 @@ public final class NettyEchoClient {
 
     public static void main(String[] args) throws Exception {
         boolean hook = args[0].equals("hook");
+        boolean iwarp = args[0].equals("iwarp");
         int port = Integer.parseInt(args[1]);
         ProviderProof.printJvmsProvider("client");
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, hook
@@ -50,6 +54,9 @@ public final class NettyEchoClient {
             bootstrap.channelFactory(() -> new NioSocketChannel(ExtendedSelectorProvider.provider()));
         } else if (transport.equals("tcp")) {
             bootstrap.channel(NioSocketChannel.class);
+            if (iwarp) {
+                bootstrap.option(NioChannelOption.of(IwarpOptions.IWARP_MODE), true);  // switches at connect
+            }
         } else if (transport.equals("tcp6")) {
             bootstrap.channelFactory(() -> new NioSocketChannel(SelectorProvider.provider(), SocketProtocolFamily.INET6));
             remote = new InetSocketAddress("::1", port);
@@ -74,6 +81,9 @@ public final class NettyEchoClient {
             messages++;
         }
         long received = done.get(60, TimeUnit.SECONDS);
+        if (iwarp) {
+            IwarpProof.printNow("client", IwarpProof.javaChannel(channel));
+        }
         channel.close().sync();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
         System.out.println("verified " + messages + " messages " + received + " bytes");

@@ -1,6 +1,7 @@
 package io.extsock.it.nio.programs;
 
 import io.extsock.ExtendedSelectorProvider;
+import io.extsock.IwarpOptions;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -15,6 +16,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.AbstractNioChannel;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioServerDomainSocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -38,7 +40,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * answers each POST, whose body it checks against {@link Payload} (seed in {@code x-seed}), with a
  * body of {@link Payload} at the next seed. Mode {@code jvm} is Netty as its users write it (the
  * JVM's provider); mode {@code hook} hands Netty extsock's provider through Netty's own
- * parameters. TRANSPORT (mode {@code jvm} only) is {@code tcp} (the default), {@code tcp6} (channels
+ * parameters; mode {@code iwarp} is mode {@code jvm} with IWARP_MODE set on the server channel
+ * through Netty's {@code NioChannelOption}, and prints what {@link IwarpProof} proves of each
+ * connection. TRANSPORT (mode {@code jvm} only) is {@code tcp} (the default), {@code tcp6} (channels
  * opened for IPv6, on ::1) or {@code unix=PATH} (Netty's NIO UNIX-domain channels). Prints
  * "listening PORT" (0 for a UNIX-domain path), and how it ran (see {@link ProviderProof}).
  */
@@ -46,6 +50,7 @@ public final class NettyServer {
 
     public static void main(String[] args) throws Exception {
         boolean hook = args[0].equals("hook");
+        boolean iwarp = args[0].equals("iwarp");
         boolean http = args[1].equals("http");
         ProviderProof.printJvmsProvider("server");
         IoHandlerFactory handlers = hook
@@ -60,6 +65,10 @@ public final class NettyServer {
             bootstrap.channelFactory(() -> new NioServerSocketChannel(ExtendedSelectorProvider.provider()));
         } else if (transport.equals("tcp")) {
             bootstrap.channel(NioServerSocketChannel.class);
+            if (iwarp) {
+                // a server channel's option: each connection it accepts switches at its first use
+                bootstrap.option(NioChannelOption.of(IwarpOptions.IWARP_MODE), true);
+            }
         } else if (transport.equals("tcp6")) {
             bootstrap.channelFactory(() -> new NioServerSocketChannel(SelectorProvider.provider(), SocketProtocolFamily.INET6));
             local = new InetSocketAddress("::1", 0);
@@ -72,6 +81,9 @@ public final class NettyServer {
             protected void initChannel(Channel channel) throws Exception {
                 if (proved.compareAndSet(false, true)) {
                     printChannelAndSelector("server", channel);
+                }
+                if (iwarp) {
+                    channel.pipeline().addLast(IwarpProof.nettyWatch("server"));
                 }
                 if (http) {
                     channel.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(64 << 20), new PayloadAnswer());

@@ -1,0 +1,45 @@
+package io.extsock.it.nio;
+
+import static io.extsock.it.nio.ProvenIwarp.assertRanInIwarpMode;
+import static io.extsock.it.nio.ProvenProvider.assertRanOnExtsock;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.extsock.it.nio.programs.NettyEchoClient;
+import io.extsock.it.nio.programs.NettyHttpClient;
+import io.extsock.it.nio.programs.NettyServer;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Netty 4.2 on its NIO transport in IWARP_MODE, server and client each in a JVM of its own whose
+ * provider is extsock's, over loopback: the option set through Netty's own {@code
+ * NioChannelOption} on the server bootstrap (its connections switch at their first use, as MPA
+ * responders) and on the client's (the connection switches at connect). Every byte is checked,
+ * and each end shows that its connection was in IWARP_MODE and that RDMAP Sends carried the bytes.
+ */
+@Timeout(120)
+class NettyIwarpIT {
+
+    static final long ECHOED = 5_020_158;
+
+    @TempDir
+    Path directory;
+
+    @Test
+    void anEchoInIwarpModeComesBackByteForByte() throws Exception {
+        try (ProgramJvm server = ProgramJvm.underExtsocksProvider(directory, NettyServer.class, "iwarp", "echo")) {
+            String port = server.awaitLine(NettyIT.LISTENING, NettyIT.LIMIT);
+            try (ProgramJvm client = ProgramJvm.underExtsocksProvider(directory, NettyEchoClient.class, "iwarp", port)) {
+                assertEquals(0, client.awaitExit(NettyIT.LIMIT), client.toString());
+                assertTrue(client.stdout().contains("verified 72 messages " + ECHOED + " bytes\n"), client.toString());
+                assertRanOnExtsock(client, "client");
+                assertRanInIwarpMode(client, "client", ECHOED, ECHOED, NettyIT.LIMIT);
+            }
+            assertRanOnExtsock(server, "server");
+            assertRanInIwarpMode(server, "server", ECHOED, ECHOED, NettyIT.LIMIT);
+        }
+    }
+}
