@@ -24,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 class NettyIwarpIT {
 
     static final long ECHOED = 5_020_158;
+    /** The POST bodies of {@code NettyHttpClient}, and so their answers' (headers not counted). */
+    static final long HTTP_BODIES = 8_454_146;
 
     @TempDir
     Path directory;
@@ -40,6 +42,23 @@ class NettyIwarpIT {
             }
             assertRanOnExtsock(server, "server");
             assertRanInIwarpMode(server, "server", ECHOED, ECHOED, NettyIT.LIMIT);
+        }
+    }
+
+    @Test
+    void itsHttpCodecInIwarpModeCarriesLargeBodiesBothWays() throws Exception {
+        try (ProgramJvm server = ProgramJvm.underExtsocksProvider(directory, NettyServer.class, "iwarp", "http")) {
+            String port = server.awaitLine(NettyIT.LISTENING, NettyIT.LIMIT);
+            try (ProgramJvm client = ProgramJvm.underExtsocksProvider(directory, NettyHttpClient.class, port, "iwarp")) {
+                assertEquals(0, client.awaitExit(NettyIT.LIMIT), client.toString());
+                assertTrue(client.stdout().contains("verified 4 requests " + HTTP_BODIES + " bytes each way\n"),
+                        client.toString());
+                assertRanOnExtsock(client, "client");
+                assertRanInIwarpMode(client, "client", HTTP_BODIES, HTTP_BODIES, NettyIT.LIMIT);
+            }
+            assertTrue(server.stdout().contains("server request body verified 8388608\n"), server.toString());
+            assertRanOnExtsock(server, "server");
+            assertRanInIwarpMode(server, "server", HTTP_BODIES, HTTP_BODIES, NettyIT.LIMIT);
         }
     }
 }
