@@ -361,6 +361,28 @@ class ChannelContractTest {
         }
     }
 
+    /** The socket adaptor says the channel's shutdowns and closes the channel itself, as the JDK's does. */
+    @ParameterizedTest
+    @MethodSource("providers")
+    void theSocketAdaptorSaysTheShutdownsAndClosesTheChannel(SelectorProvider provider) throws Exception {
+        try (Connected pair = Connected.open(provider)) {
+            java.net.Socket adaptor = pair.client.socket();
+            assertSame(adaptor, pair.client.socket());
+            assertFalse(adaptor.isInputShutdown());
+            pair.client.shutdownOutput();
+            assertTrue(adaptor.isOutputShutdown());
+            adaptor.shutdownInput();
+            assertTrue(adaptor.isInputShutdown());
+            assertEquals(-1, pair.client.read(ByteBuffer.allocate(1)));
+            adaptor.close();
+            assertFalse(pair.client.isOpen());
+            assertTrue(adaptor.isClosed());
+            assertThrows(java.nio.channels.ClosedChannelException.class, adaptor::shutdownOutput);
+            java.net.SocketException closed = assertThrows(java.net.SocketException.class, adaptor::getTcpNoDelay);
+            assertEquals("Socket is closed", closed.getMessage());
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("providers")
     void aChannelOfTheJdksDefaultProviderSharesTheSelector(SelectorProvider provider) throws Exception {

@@ -49,6 +49,7 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
     private final SocketChannel platform;
     private final PlatformKeys platformKeys = new PlatformKeys();
     private final IwarpSwitch mode = new IwarpSwitch(this, null);
+    private final Socket adaptor;
     private final ChannelEvents events = new ChannelEvents();
     /** Whether this end accepted the connection (the MPA responder). */
     private final boolean accepted;
@@ -69,6 +70,7 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
         super(provider);
         this.platform = platform;
         this.accepted = accepted;
+        this.adaptor = ChannelSocketAdaptor.of(this, platform.socket());
     }
 
     /** An accepted connection of a server channel with these iWARP options: it switches on first use. */
@@ -250,9 +252,20 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
         return this;
     }
 
+    /** The JDK adaptor's, but for the shutdowns, options and close, which are this channel's. */
     @Override
     public Socket socket() {
-        return platform.socket();
+        return adaptor;
+    }
+
+    /** Whether {@link #shutdownInput} ran: in IWARP_MODE the TCP connection under it stays up. */
+    boolean inputShut() {
+        return inputShut;
+    }
+
+    /** Whether {@link #shutdownOutput} ran: in IWARP_MODE the TCP connection under it stays up. */
+    boolean outputShut() {
+        return outputShut;
     }
 
     @Override

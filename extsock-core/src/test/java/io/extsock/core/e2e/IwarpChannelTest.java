@@ -175,6 +175,33 @@ class IwarpChannelTest {
         }
     }
 
+    /**
+     * Netty's NIO channel asks the socket adaptor whether input or output is shut (and with
+     * half-closure allowed, reads on until it says so): it must say what the channel did, while
+     * the connection under it stays up for the other direction.
+     */
+    @Test
+    void shutdownsShowOnTheSocketAdaptorAndTheOtherDirectionCarriesOn() throws Exception {
+        try (Pair pair = Pair.open()) {
+            pair.client.shutdownOutput();
+            assertTrue(pair.client.socket().isOutputShutdown());
+            assertFalse(pair.client.socket().isInputShutdown());
+            assertEquals(-1, pair.server.read(ByteBuffer.allocate(1)));
+
+            pair.server.shutdownInput();
+            assertTrue(pair.server.socket().isInputShutdown());
+            assertFalse(pair.server.socket().isOutputShutdown());
+            pair.server.write(ByteBuffer.wrap(new byte[] {4, 5}));
+            assertArrayEquals(new byte[] {4, 5}, readFully(pair.client, 2));
+
+            pair.server.socket().shutdownOutput();  // through the adaptor: the stream's end, as the channel's
+            assertTrue(pair.server.socket().isOutputShutdown());
+            assertEquals(-1, pair.client.read(ByteBuffer.allocate(1)));
+            assertTrue(pair.client.socket().isConnected());
+            assertFalse(pair.client.socket().isClosed());
+        }
+    }
+
     /** A client channel switched at its connect, and the server channel's connection switched at its first use. */
     private record Pair(ExtendedServerSocketChannel listener, ExtendedSocketChannel client,
                         ExtendedSocketChannel server) implements AutoCloseable {
