@@ -9,6 +9,7 @@ import io.extsock.it.nio.programs.NettyEchoClient;
 import io.extsock.it.nio.programs.NettyHttpClient;
 import io.extsock.it.nio.programs.NettyServer;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +60,26 @@ class NettyIwarpIT {
             assertTrue(server.stdout().contains("server request body verified 8388608\n"), server.toString());
             assertRanOnExtsock(server, "server");
             assertRanInIwarpMode(server, "server", HTTP_BODIES, HTTP_BODIES, NettyIT.LIMIT);
+        }
+    }
+
+    /**
+     * With Netty's half-closure allowed, the server learns once that the client's output ended,
+     * from the socket adaptor, which must say so although TCP under the iWARP stream stays up.
+     */
+    @Test
+    void aHalfClosedEchoInIwarpModeEndsWithTheServersOwnClose() throws Exception {
+        try (ProgramJvm server = ProgramJvm.underExtsocksProvider(directory, NettyServer.class, "iwarp",
+                "echo-half-close")) {
+            String port = server.awaitLine(NettyIT.LISTENING, NettyIT.LIMIT);
+            try (ProgramJvm client = ProgramJvm.underExtsocksProvider(directory, NettyEchoClient.class, "iwarp", port,
+                    "tcp", "half-close")) {
+                assertEquals(0, client.awaitExit(NettyIT.LIMIT), client.toString());
+                assertTrue(client.stdout().contains("verified 72 messages " + ECHOED + " bytes\n"), client.toString());
+                assertRanInIwarpMode(client, "client", ECHOED, ECHOED, NettyIT.LIMIT);
+            }
+            server.awaitLine(Pattern.compile("(server input shutdown told 1 times, then read complete)\n"), NettyIT.LIMIT);
+            assertRanInIwarpMode(server, "server", ECHOED, ECHOED, NettyIT.LIMIT);
         }
     }
 }

@@ -6,6 +6,7 @@ import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.DefaultSelectStrategyFactory;
@@ -14,6 +15,7 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.nio.NioChannelOption;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioDomainSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -25,11 +27,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code NettyEchoClient MODE PORT [TRANSPORT]}: a Netty client on its NIO transport that sends
+ * {@code NettyEchoClient MODE PORT [TRANSPORT [half-close]]}: a Netty client on its NIO transport that sends
  * {@link Payload#SIZES} messages, ROUNDS times over, to an echo server at 127.0.0.1:PORT (::1 for
  * {@code tcp6}, the path for {@code unix=PATH}) and checks every byte that comes back. Modes and
  * transports as {@link NettyServer}'s (mode {@code iwarp}: IWARP_MODE set on the client bootstrap,
- * so the connection switches at connect). Prints "verified MESSAGES messages BYTES bytes", or where the echo
+ * so the connection switches at connect). With {@code half-close} it shuts its output once
+ * everything is sent. Prints "verified MESSAGES messages BYTES bytes", or where the echo
  * differs, and exits 0 only when every byte came back.
  */
 public final class NettyEchoClient {
@@ -74,11 +77,16 @@ public final class NettyEchoClient {
         NettyServer.printChannelAndSelector("client", channel);
         long position = 0;
         int messages = 0;
+        ChannelFuture written = null;
         for (int size : allSizes()) {
             ByteBuf message = Unpooled.wrappedBuffer(Payload.bytes(SEED, position, size));
-            channel.writeAndFlush(message);
+            written = channel.writeAndFlush(message);
             position += size;
             messages++;
+        }
+        if (args.length > 3 && args[3].equals("half-close")) {
+            written.sync();  // Netty's shutdownOutput fails the writes not yet done
+            ((SocketChannel) channel).shutdownOutput().sync();
         }
         long received = done.get(60, TimeUnit.SECONDS);
         if (iwarp) {
