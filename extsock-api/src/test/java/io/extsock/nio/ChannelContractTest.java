@@ -383,6 +383,22 @@ class ChannelContractTest {
         }
     }
 
+    /** The socket adaptor's streams carry the connection's bytes; closing one closes the channel. */
+    @ParameterizedTest
+    @MethodSource("providers")
+    void theSocketAdaptorsStreamsCarryTheBytesAndCloseTheChannel(SelectorProvider provider) throws Exception {
+        try (Connected pair = Connected.open(provider)) {
+            pair.client.socket().getOutputStream().write(new byte[] {1, 2, 3});
+            java.io.InputStream in = pair.accepted.socket().getInputStream();
+            assertArrayEquals(new byte[] {1, 2, 3}, in.readNBytes(3));
+            pair.client.shutdownOutput();
+            assertEquals(-1, in.read());
+            assertThrows(java.net.SocketException.class, () -> pair.client.socket().getOutputStream());
+            in.close();
+            assertFalse(pair.accepted.isOpen());
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("providers")
     void aChannelOfTheJdksDefaultProviderSharesTheSelector(SelectorProvider provider) throws Exception {

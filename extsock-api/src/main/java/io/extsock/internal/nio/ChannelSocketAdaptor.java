@@ -10,16 +10,19 @@ import java.net.SocketException;
 import java.net.SocketImpl;
 import java.net.SocketOption;
 import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
 import java.nio.channels.ClosedChannelException;
+import java.nio.channels.IllegalBlockingModeException;
 import java.nio.channels.NotYetConnectedException;
 import java.nio.channels.SocketChannel;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * The socket adaptor of a {@link SwitchableSocketChannel}: the JDK channel's adaptor for what
- * belongs to the TCP connection (addresses, ports, buffer sizes, timeouts, streams), and the
- * channel itself for what IWARP_MODE changes: its shutdowns and whether they happened, TCP_NODELAY
- * and the other options (which include the iWARP ones), close.
+ * belongs to the TCP connection (addresses, ports, buffer sizes, timeouts), and the channel
+ * itself for what IWARP_MODE changes: its shutdowns and whether they happened, TCP_NODELAY and the
+ * other options (which include the iWARP ones), close, and the streams once it switched.
  *
  * <p>Why not the JDK's adaptor alone: in IWARP_MODE a shutdown ends the iWARP stream and leaves
  * TCP up (the engine still needs it for the other direction), so the JDK's adaptor would say
@@ -82,6 +85,102 @@ final class ChannelSocketAdaptor extends Socket {
     @Override
     public void close() throws IOException {
         channel.close();
+    }
+
+    /** The JDK adaptor's stream (and its checks) in passthrough; once switched, the iWARP stream's. */
+    @Override
+    public InputStream getInputStream() throws IOException {
+        if (channel.inputShut()) {
+            throw new SocketException("Socket input is shutdown");
+        }
+        return new StreamInput(platform.getInputStream());
+    }
+
+    /** The JDK adaptor's stream (and its checks) in passthrough; once switched, the iWARP stream's. */
+    @Override
+    public OutputStream getOutputStream() throws IOException {
+        if (channel.outputShut()) {
+            throw new SocketException("Socket output is shutdown");
+        }
+        return new StreamOutput(platform.getOutputStream());
+    }
+
+    /**
+     * Reads through the JDK adaptor's stream until the channel switches, then through the channel
+     * (blocking mode only, as the JDK's; SO_TIMEOUT does not apply to the iWARP stream).
+     */
+    private final class StreamInput extends InputStream {
+        private final InputStream passthrough;
+
+        StreamInput(InputStream passthrough) {
+            this.passthrough = passthrough;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] bytes, int offset, int length) throws IOException {
+            if (!channel.switched()) {
+                return passthrough.read(bytes, offset, length);
+            }
+            Objects.checkFromIndexSize(offset, length, bytes.length);
+            if (length == 0) {
+                return 0;
+            }
+            if (!channel.isBlocking()) {
+                throw new IllegalBlockingModeException();
+            }
+            return channel.read(ByteBuffer.wrap(bytes, offset, length));
+        }
+
+        @Override
+        public int available() throws IOException {
+            return channel.switched() ? 0 : passthrough.available();
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
+    }
+
+    /** Writes through the JDK adaptor's stream until the channel switches, then through the channel. */
+    private final class StreamOutput extends OutputStream {
+        private final OutputStream passthrough;
+
+        StreamOutput(OutputStream passthrough) {
+            this.passthrough = passthrough;
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+            if (!channel.switched()) {
+                passthrough.write(bytes, offset, length);
+                return;
+            }
+            Objects.checkFromIndexSize(offset, length, bytes.length);
+            if (!channel.isBlocking()) {
+                throw new IllegalBlockingModeException();
+            }
+            ByteBuffer out = ByteBuffer.wrap(bytes, offset, length);
+            while (out.hasRemaining()) {
+                channel.write(out);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            channel.close();
+        }
     }
 
     @Override
@@ -197,15 +296,6 @@ final class ChannelSocketAdaptor extends Socket {
         return platform.getChannel();
     }
 
-    @Override
-    public InputStream getInputStream() throws IOException {
-        return platform.getInputStream();
-    }
-
-    @Override
-    public OutputStream getOutputStream() throws IOException {
-        return platform.getOutputStream();
-    }
 
     @Override
     public void setSoLinger(boolean on, int linger) throws SocketException {

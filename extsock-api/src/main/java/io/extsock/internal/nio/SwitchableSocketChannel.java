@@ -258,6 +258,11 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
         return adaptor;
     }
 
+    /** Whether the connection switched to IWARP_MODE: its bytes go through the iWARP stream. */
+    boolean switched() {
+        return iwarp != null;
+    }
+
     /** Whether {@link #shutdownInput} ran: in IWARP_MODE the TCP connection under it stays up. */
     boolean inputShut() {
         return inputShut;

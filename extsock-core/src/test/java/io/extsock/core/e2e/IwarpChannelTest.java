@@ -207,6 +207,21 @@ class IwarpChannelTest {
         }
     }
 
+    /** The socket adaptor's streams, in blocking mode, carry the iWARP stream, not the TCP bytes under it. */
+    @Test
+    void theSocketAdaptorsStreamsCarryTheIwarpStream() throws Exception {
+        try (Pair pair = Pair.open()) {
+            byte[] sent = randomBytes(100_000, 11);
+            pair.client.socket().getOutputStream().write(sent);
+            assertArrayEquals(sent, pair.server.socket().getInputStream().readNBytes(sent.length));
+            pair.server.socket().getOutputStream().write(7);
+            assertEquals(7, pair.client.socket().getInputStream().read());
+            pair.server.shutdownOutput();
+            assertEquals(-1, pair.client.socket().getInputStream().read());
+            assertTrue(pair.client.getOption(IwarpOptions.IWARP_MODE));
+        }
+    }
+
     @Test
     void zeroLengthReadsAndWritesDoNothing() throws Exception {
         try (Pair pair = Pair.open()) {
