@@ -2,6 +2,7 @@ package io.extsock.it.nio.programs;
 
 import io.extsock.ExtendedSelectorProvider;
 import io.extsock.IwarpOptions;
+import io.extsock.verbs.IwarpConnection;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -75,6 +76,9 @@ public final class NettyEchoClient {
         });
         Channel channel = bootstrap.connect(remote).sync().channel();
         NettyServer.printChannelAndSelector("client", channel);
+        // switched at connect: its mode now, its statistics once the echo came back (the
+        // half-closing server may have ended the connection by then)
+        IwarpConnection iwarpConnection = iwarp ? IwarpProof.used("client", IwarpProof.javaChannel(channel)) : null;
         long position = 0;
         int messages = 0;
         ChannelFuture written = null;
@@ -90,7 +94,7 @@ public final class NettyEchoClient {
         }
         long received = done.get(60, TimeUnit.SECONDS);
         if (iwarp) {
-            IwarpProof.printNow("client", IwarpProof.javaChannel(channel));
+            IwarpProof.printStatistics("client", iwarpConnection);
         }
         channel.close().sync();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
