@@ -12,9 +12,10 @@ import java.util.Optional;
  * JDK's socket channel it runs on, in blocking and non-blocking mode, registered with a
  * selector of the same provider.
  *
- * <p>Documented difference from the JDK's channel: {@link #socket()} is the socket adaptor of
- * the JDK's channel underneath, a real socket on the same connection whose {@code getChannel()}
- * is that channel rather than this one.
+ * <p>Documented difference from the JDK's channel: {@link #socket()} is a real socket on the
+ * same connection whose {@code getChannel()} is the JDK's channel underneath rather than this
+ * one; its shutdowns, options, streams and close are this channel's (the iWARP stream's in
+ * IWARP_MODE, where SO_TIMEOUT does not bound its stream reads).
  */
 public abstract class ExtendedSocketChannel extends SocketChannel {
 

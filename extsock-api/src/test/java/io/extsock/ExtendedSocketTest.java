@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.extsock.contract.ThreadStacks;
 import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -231,6 +230,16 @@ class ExtendedSocketTest {
         }
     }
 
+    private static boolean blockedInNativeRead(Thread thread) {
+        for (StackTraceElement frame : thread.getStackTrace()) {
+            if (frame.isNativeMethod() && (frame.getMethodName().startsWith("read")
+                    || frame.getMethodName().startsWith("poll") || frame.getMethodName().equals("wait"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** A thread blocked in read() on a socket, and what the read ends with. */
     private static final class BlockedReader {
         final CompletableFuture<Object> result = new CompletableFuture<>();
@@ -249,7 +258,16 @@ class ExtendedSocketTest {
             });
             reader.thread.start();
             started.await();
-            ThreadStacks.awaitInside(reader.thread, "", "read", false);  // in read(), where it blocks
+            // Blocked in the kernel, not merely inside read(): an interrupt that came before the
+            // blocking call began is one the socket leaves alone (it was already set), and the
+            // read would then block for good.
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!blockedInNativeRead(reader.thread)) {
+                if (System.nanoTime() > deadline) {
+                    throw new AssertionError("the reader never blocked: " + reader.thread.getState());
+                }
+                Thread.sleep(1);  // a polling interval while the reader gets there
+            }
             return reader;
         }
     }

@@ -361,6 +361,44 @@ class ChannelContractTest {
         }
     }
 
+    /** The socket adaptor says the channel's shutdowns and closes the channel itself, as the JDK's does. */
+    @ParameterizedTest
+    @MethodSource("providers")
+    void theSocketAdaptorSaysTheShutdownsAndClosesTheChannel(SelectorProvider provider) throws Exception {
+        try (Connected pair = Connected.open(provider)) {
+            java.net.Socket adaptor = pair.client.socket();
+            assertSame(adaptor, pair.client.socket());
+            assertFalse(adaptor.isInputShutdown());
+            pair.client.shutdownOutput();
+            assertTrue(adaptor.isOutputShutdown());
+            adaptor.shutdownInput();
+            assertTrue(adaptor.isInputShutdown());
+            assertEquals(-1, pair.client.read(ByteBuffer.allocate(1)));
+            adaptor.close();
+            assertFalse(pair.client.isOpen());
+            assertTrue(adaptor.isClosed());
+            assertThrows(java.nio.channels.ClosedChannelException.class, adaptor::shutdownOutput);
+            java.net.SocketException closed = assertThrows(java.net.SocketException.class, adaptor::getTcpNoDelay);
+            assertEquals("Socket is closed", closed.getMessage());
+        }
+    }
+
+    /** The socket adaptor's streams carry the connection's bytes; closing one closes the channel. */
+    @ParameterizedTest
+    @MethodSource("providers")
+    void theSocketAdaptorsStreamsCarryTheBytesAndCloseTheChannel(SelectorProvider provider) throws Exception {
+        try (Connected pair = Connected.open(provider)) {
+            pair.client.socket().getOutputStream().write(new byte[] {1, 2, 3});
+            java.io.InputStream in = pair.accepted.socket().getInputStream();
+            assertArrayEquals(new byte[] {1, 2, 3}, in.readNBytes(3));
+            pair.client.shutdownOutput();
+            assertEquals(-1, in.read());
+            assertThrows(java.net.SocketException.class, () -> pair.client.socket().getOutputStream());
+            in.close();
+            assertFalse(pair.accepted.isOpen());
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("providers")
     void aChannelOfTheJdksDefaultProviderSharesTheSelector(SelectorProvider provider) throws Exception {

@@ -53,7 +53,7 @@ final class ChannelEvents implements EventReadiness {
         return session == null ? ready : 0;
     }
 
-    /** What the session has ready of {@code interest}; an ended connection is readable and writable (both end at once). */
+    /** What the session has ready of {@code interest}; an ended connection is readable and writable (both fail at once). */
     @Override
     public int readyOps(int interest) {
         Readiness current = session;

@@ -53,6 +53,7 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
     private volatile SocketChannel platform;
     private final PlatformKeys platformKeys = new PlatformKeys();
     private final IwarpSwitch mode = new IwarpSwitch(this, ChannelPolicies.forNewChannel());
+    private final Socket adaptor;
     private final ChannelEvents events = new ChannelEvents();
     /** Whether this end accepted the connection (the MPA responder). */
     private final boolean accepted;
@@ -77,6 +78,7 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
         super(provider);
         this.platform = platform;
         this.accepted = accepted;
+        this.adaptor = ChannelSocketAdaptor.of(this);
     }
 
     /** An accepted connection of a server channel with these iWARP options: it switches on first use. */
@@ -121,27 +123,18 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
         iwarp = new IwarpChannelIo(transport, this::close);
     }
 
-    /**
-     * An initiator's fallback: the peer read our MPA Request, so the channel goes on over a new
-     * TCP connection to the same peer, in the same blocking mode; the selectors that watch it
-     * watch the new one from their next selection.
-     */
+    /** An initiator's fallback ({@link PlainReconnect}): selectors watch the new connection from their next selection. */
     @Override
     public InetSocketAddress reconnectPlain(IwarpNegotiationException why) throws IOException {
-        SocketChannel fresh = PlatformProvider.get().openSocketChannel();
         try {
-            fresh.setOption(StandardSocketOptions.TCP_NODELAY, mode.applicationNoDelay());
-            fresh.connect(remote);
-            fresh.configureBlocking(isBlocking());
+            platform = PlainReconnect.to(remote, isBlocking(), mode.applicationNoDelay());
         } catch (IOException e) {
-            fresh.close();
             e.addSuppressed(why);
             closeOwner(e);
             throw e;
         }
-        platform = fresh;
         events.platformReplaced();
-        return (InetSocketAddress) fresh.getLocalAddress();
+        return (InetSocketAddress) platform.getLocalAddress();
     }
 
     /** A responder's fallback: plain TCP from now on, what the engine read from the peer first. */
@@ -264,9 +257,25 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
         return this;
     }
 
+    /** The JDK adaptor's, but for the shutdowns, options and close, which are this channel's. */
     @Override
     public Socket socket() {
-        return platform.socket();
+        return adaptor;
+    }
+
+    /** Whether the connection switched to IWARP_MODE: its bytes go through the iWARP stream. */
+    boolean switched() {
+        return iwarp != null;
+    }
+
+    /** Whether {@link #shutdownInput} ran: in IWARP_MODE the TCP connection under it stays up. */
+    boolean inputShut() {
+        return inputShut;
+    }
+
+    /** Whether {@link #shutdownOutput} ran: in IWARP_MODE the TCP connection under it stays up. */
+    boolean outputShut() {
+        return outputShut;
     }
 
     @Override

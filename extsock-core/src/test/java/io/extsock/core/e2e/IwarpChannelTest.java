@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.extsock.ExtendedSelectorProvider;
 import io.extsock.ExtendedServerSocketChannel;
 import io.extsock.ExtendedSocketChannel;
+import io.extsock.IwarpNegotiationException;
 import io.extsock.IwarpOptions;
 import io.extsock.core.ThreadProbe;
 import io.extsock.verbs.Access;
@@ -29,6 +30,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.spi.SelectorProvider;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Random;
@@ -242,6 +244,114 @@ class IwarpChannelTest {
                 }
                 assertArrayEquals("hello more".getBytes(), Arrays.copyOf(in.array(), 10));
             }
+        }
+    }
+
+    /**
+     * Netty's NIO channel asks the socket adaptor whether input or output is shut (and with
+     * half-closure allowed, reads on until it says so): it must say what the channel did, while
+     * the connection under it stays up for the other direction.
+     */
+    @Test
+    void shutdownsShowOnTheSocketAdaptorAndTheOtherDirectionCarriesOn() throws Exception {
+        try (Pair pair = Pair.open()) {
+            pair.client.shutdownOutput();
+            assertTrue(pair.client.socket().isOutputShutdown());
+            assertFalse(pair.client.socket().isInputShutdown());
+            assertEquals(-1, pair.server.read(ByteBuffer.allocate(1)));
+
+            pair.server.shutdownInput();
+            assertTrue(pair.server.socket().isInputShutdown());
+            assertFalse(pair.server.socket().isOutputShutdown());
+            pair.server.write(ByteBuffer.wrap(new byte[] {4, 5}));
+            assertArrayEquals(new byte[] {4, 5}, readFully(pair.client, 2));
+
+            pair.server.socket().shutdownOutput();  // through the adaptor: the stream's end, as the channel's
+            assertTrue(pair.server.socket().isOutputShutdown());
+            assertEquals(-1, pair.client.read(ByteBuffer.allocate(1)));
+            assertTrue(pair.client.socket().isConnected());
+            assertFalse(pair.client.socket().isClosed());
+        }
+    }
+
+    /** The socket adaptor's streams, in blocking mode, carry the iWARP stream, not the TCP bytes under it. */
+    @Test
+    void theSocketAdaptorsStreamsCarryTheIwarpStream() throws Exception {
+        try (Pair pair = Pair.open()) {
+            byte[] sent = randomBytes(100_000, 11);
+            pair.client.socket().getOutputStream().write(sent);
+            assertArrayEquals(sent, pair.server.socket().getInputStream().readNBytes(sent.length));
+            pair.server.socket().getOutputStream().write(7);
+            assertEquals(7, pair.client.socket().getInputStream().read());
+            pair.server.shutdownOutput();
+            assertEquals(-1, pair.client.socket().getInputStream().read());
+            assertTrue(pair.client.getOption(IwarpOptions.IWARP_MODE));
+        }
+    }
+
+    @Test
+    void zeroLengthReadsAndWritesDoNothing() throws Exception {
+        try (Pair pair = Pair.open()) {
+            assertEquals(0, pair.client.write(ByteBuffer.allocate(0)));
+            assertEquals(0, pair.client.write(new ByteBuffer[] {ByteBuffer.allocate(0)}, 0, 1));
+            assertEquals(0, pair.server.read(ByteBuffer.allocate(0)));
+            pair.client.configureBlocking(false);
+            assertEquals(0, pair.client.write(ByteBuffer.allocate(0)));
+            assertEquals(0, pair.client.read(ByteBuffer.allocate(0)));
+            pair.client.write(ByteBuffer.wrap(new byte[] {9}));
+            assertArrayEquals(new byte[] {9}, readFully(pair.server, 1));
+        }
+    }
+
+    /** A peer that writes and closes at once: a selecting reader gets every byte, then the end of stream. */
+    @Test
+    void theLastBytesBeforeThePeersCloseAllComeThroughASelectorBeforeTheEnd() throws Exception {
+        try (Pair pair = Pair.open(); Selector selector = ExtendedSelectorProvider.provider().openSelector()) {
+            byte[] sent = randomBytes(300_000, 9);
+            pair.client.configureBlocking(false);
+            SelectionKey key = pair.client.register(selector, SelectionKey.OP_READ);
+            CompletableFuture<Void> writer = CompletableFuture.runAsync(() -> {
+                try {
+                    pair.server.write(ByteBuffer.wrap(sent));
+                    pair.server.close();
+                } catch (IOException e) {
+                    throw new RuntimeException(e);
+                }
+            });
+            ByteBuffer in = ByteBuffer.allocate(sent.length + 1);
+            int last = 0;
+            while (last >= 0) {
+                selector.select(TimeUnit.SECONDS.toMillis(LONG_ENOUGH_SECONDS));
+                assertTrue(selector.selectedKeys().remove(key), "nothing ready after " + in.position() + " octets");
+                last = pair.client.read(in);
+            }
+            writer.get(LONG_ENOUGH_SECONDS, TimeUnit.SECONDS);
+            assertEquals(sent.length, in.position());
+            assertArrayEquals(sent, Arrays.copyOf(in.array(), sent.length));
+            pair.client.close();
+            assertFalse(key.isValid());
+            assertEquals(0, selector.selectNow());
+        }
+    }
+
+    /** A non-blocking connect in IWARP_MODE to a peer that answers as plain TCP fails its finishConnect, at once. */
+    @Test
+    void aPeerThatIsNotIwarpFailsTheFinishConnectAndClosesTheChannel() throws Exception {
+        try (ServerSocketChannel plain = ServerSocketChannel.open();
+             Selector selector = ExtendedSelectorProvider.provider().openSelector();
+             ExtendedSocketChannel client = ExtendedSocketChannel.open()) {
+            plain.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+            client.setOption(IwarpOptions.IWARP_MODE, true);
+            client.configureBlocking(false);
+            client.connect(plain.getLocalAddress());
+            try (SocketChannel peer = plain.accept()) {
+                peer.write(ByteBuffer.wrap("HTTP/1.1 400 Bad Request\r\n\r\n".getBytes(StandardCharsets.US_ASCII)));
+            }
+            client.register(selector, SelectionKey.OP_CONNECT);
+            selector.select(TimeUnit.SECONDS.toMillis(LONG_ENOUGH_SECONDS));
+            IwarpNegotiationException failed = assertThrows(IwarpNegotiationException.class, client::finishConnect);
+            assertTrue(failed.getMessage().contains("NOT_AN_IWARP_PEER"), failed.getMessage());
+            assertFalse(client.isOpen());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.extsock.it.nio;
 
+import static io.extsock.it.nio.ProvenIwarp.assertRanInIwarpMode;
 import static io.extsock.it.nio.ProvenProvider.assertPrinted;
 import static io.extsock.it.nio.ProvenProvider.assertRanOnExtsock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,6 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120)
 class JettyIT {
+
+    /** The POST bodies of {@code JettyClient}, and so their answers' (headers not counted). */
+    static final long BODIES = 18_939_913;
 
     @TempDir
     Path directory;
@@ -53,6 +57,28 @@ class JettyIT {
             assertPrinted(server, "server", "server-channel", ProvenProvider.SERVER_CHANNEL);
             assertPrinted(server, "server", "channel", ProvenProvider.CHANNEL);
             assertPrinted(server, "server", "selector", ProvenProvider.SELECTOR);
+        }
+    }
+
+    /**
+     * IWARP_MODE through Jetty's own extension points: the server's accept channel opened by
+     * extsock's provider with IWARP_MODE set (its JVM's provider is the JDK's), the client's
+     * ClientConnector setting it on each channel (its JVM's provider is extsock's).
+     */
+    @Test
+    void jettysClientPostsLargeBodiesToJettysServerInIwarpMode() throws Exception {
+        try (ProgramJvm server = ProgramJvm.plain(directory, JettyServer.class, "iwarp")) {
+            String port = server.awaitLine(NettyIT.LISTENING, NettyIT.LIMIT);
+            try (ProgramJvm client = ProgramJvm.underExtsocksProvider(directory, JettyClient.class, port, "iwarp")) {
+                assertEquals(0, client.awaitExit(NettyIT.LIMIT), client.toString());
+                assertTrue(client.stdout().contains("verified 8 requests " + BODIES + " bytes each way\n"), client.toString());
+                assertRanOnExtsock(client, "client");
+                assertRanInIwarpMode(client, "client", BODIES, BODIES, NettyIT.LIMIT);
+            }
+            assertTrue(server.stdout().contains("server request body verified 8388608\n"), server.toString());
+            assertPrinted(server, "server", "server-channel", ProvenProvider.SERVER_CHANNEL);
+            assertPrinted(server, "server", "channel", ProvenProvider.CHANNEL);
+            assertRanInIwarpMode(server, "server", BODIES, BODIES, NettyIT.LIMIT);
         }
     }
 }

@@ -1,5 +1,11 @@
 package io.extsock.it.nio.programs;
 
+import io.extsock.IwarpOptions;
+import java.io.IOException;
+import java.nio.channels.NetworkChannel;
+import java.nio.channels.SelectableChannel;
+import org.eclipse.jetty.client.transport.HttpClientTransportOverHTTP;
+import org.eclipse.jetty.io.ClientConnector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -11,11 +17,13 @@ import org.eclipse.jetty.client.HttpClient;
 import org.eclipse.jetty.client.Request;
 
 /**
- * Jetty 12's HTTP client (its ClientConnector: NIO channels and selectors) POSTing bodies of
+ * {@code JettyClient PORT [iwarp]}: Jetty 12's HTTP client (its ClientConnector: NIO channels and selectors) POSTing bodies of
  * several sizes to http://127.0.0.1:PORT/payload, one after another and then several at once,
  * each answer's body checked byte by byte. Prints "verified N requests BYTES bytes each way" and
  * the classes of the first connection's channel and selector; exits 0 only when every byte was
- * right.
+ * right. With {@code iwarp}, its ClientConnector sets IWARP_MODE on each channel through Jetty's
+ * own extension point ({@code configure(SelectableChannel)}), and each connection prints what
+ * {@link IwarpProof} proves.
  */
 public final class JettyClient {
 
@@ -25,8 +33,14 @@ public final class JettyClient {
 
     public static void main(String[] args) throws Exception {
         String uri = "http://127.0.0.1:" + args[0] + "/payload";
+        boolean iwarp = args.length > 1 && args[1].equals("iwarp");
         ProviderProof.printJvmsProvider("client");
-        HttpClient client = new HttpClient();
+        JettyIwarpProof iwarpProof = JettyIwarpProof.ofClient();
+        HttpClient client = iwarp ? new HttpClient(new HttpClientTransportOverHTTP(new IwarpClientConnector()))
+                : new HttpClient();
+        if (iwarp) {
+            client.addBean(iwarpProof);
+        }
         client.addBean(new JettyProof("client"));
         client.start();
         long total = 0;
@@ -45,6 +59,9 @@ public final class JettyClient {
         for (int i = 0; i < AT_ONCE.length; i++) {
             check(responses.get(i).get(60, TimeUnit.SECONDS), seed + 1000L * i, AT_ONCE[i]);
             total += AT_ONCE[i];
+        }
+        if (iwarp) {
+            iwarpProof.printStatistics();
         }
         client.stop();
         System.out.println("verified " + (ONE_BY_ONE.length + AT_ONCE.length) + " requests " + total + " bytes each way");
@@ -66,6 +83,15 @@ public final class JettyClient {
         long difference = Payload.firstDifference(seed + 1, 0, body, 0, size);
         if (difference >= 0) {
             throw new IllegalStateException("the answer to the POST of " + size + " bytes differs at " + difference);
+        }
+    }
+
+    /** Jetty's own extension point for a client's channels, setting IWARP_MODE: each switches at connect. */
+    private static final class IwarpClientConnector extends ClientConnector {
+        @Override
+        protected void configure(SelectableChannel channel) throws IOException {
+            super.configure(channel);
+            ((NetworkChannel) channel).setOption(IwarpOptions.IWARP_MODE, true);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.extsock.it.nio.programs;
 
 import io.extsock.ExtendedSelectorProvider;
+import io.extsock.IwarpOptions;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
@@ -19,36 +20,49 @@ import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.thread.Scheduler;
 
 /**
- * {@code JettyServer [hook]}: a Jetty 12 server (its ServerConnector: NIO accept channel and
+ * {@code JettyServer [hook|iwarp]}: a Jetty 12 server (its ServerConnector: NIO accept channel and
  * selectors) answering each POST,
  * whose body it checks against {@link Payload} (seed in {@code x-seed}), with a body of {@link
  * Payload} at the next seed. Prints "listening PORT" and the classes of its accept channel, of
  * the first connection's channel and of its selector. With {@code hook}, in a JVM whose provider
  * is the JDK's, the connector is given extsock's through Jetty's own extension points: an accept
  * channel opened by extsock's provider ({@code ServerConnector.open(ServerSocketChannel)}) and
- * selectors from it ({@code SelectorManager.newSelector()}).
+ * selectors from it ({@code SelectorManager.newSelector()}). With {@code iwarp}, as {@code hook} with IWARP_MODE set
+ * on that accept channel, and each connection prints what {@link IwarpProof} proves.
  */
 public final class JettyServer {
 
     public static void main(String[] args) throws Exception {
         ProviderProof.printJvmsProvider("server");
         Server server = new Server();
-        boolean hook = args.length > 0 && args[0].equals("hook");
+        boolean iwarp = args.length > 0 && args[0].equals("iwarp");
+        boolean hook = iwarp || args.length > 0 && args[0].equals("hook");
+        JettyIwarpProof iwarpProof = JettyIwarpProof.ofServer();
         ServerConnector connector = hook ? new ExtsockServerConnector(server) : new ServerConnector(server);
         connector.setHost("127.0.0.1");
         connector.setPort(0);
         if (hook) {
             ServerSocketChannel accepting = ExtendedSelectorProvider.provider().openServerSocketChannel();
+            if (iwarp) {
+                // the connections it accepts switch at their first use, as MPA responders
+                accepting.setOption(IwarpOptions.IWARP_MODE, true);
+            }
             accepting.bind(new InetSocketAddress("127.0.0.1", 0));
             connector.open(accepting);
         }
         connector.addBean(new JettyProof("server"));
+        if (iwarp) {
+            connector.addBean(iwarpProof);
+        }
         server.addConnector(connector);
         server.setHandler(new Handler.Abstract() {
             @Override
             public boolean handle(Request request, Response response, Callback callback) throws Exception {
                 long seed = Long.parseLong(request.getHeaders().get("x-seed"));
                 byte[] received = Content.Source.asInputStream(request).readAllBytes();
+                if (iwarp) {
+                    iwarpProof.used(request.getConnectionMetaData().getConnection().getEndPoint());
+                }
                 long difference = Payload.firstDifference(seed, 0, received, 0, received.length);
                 if (difference >= 0) {
                     System.out.println("server request body differs at " + difference);

@@ -1,10 +1,13 @@
 package io.extsock.it.nio.programs;
 
 import io.extsock.ExtendedSelectorProvider;
+import io.extsock.IwarpOptions;
+import io.extsock.verbs.IwarpConnection;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.DefaultSelectStrategyFactory;
@@ -12,6 +15,8 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioChannelOption;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioDomainSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
@@ -23,10 +28,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code NettyEchoClient MODE PORT [TRANSPORT]}: a Netty client on its NIO transport that sends
+ * {@code NettyEchoClient MODE PORT [TRANSPORT [half-close]]}: a Netty client on its NIO transport that sends
  * {@link Payload#SIZES} messages, ROUNDS times over, to an echo server at 127.0.0.1:PORT (::1 for
  * {@code tcp6}, the path for {@code unix=PATH}) and checks every byte that comes back. Modes and
- * transports as {@link NettyServer}'s. Prints "verified MESSAGES messages BYTES bytes", or where the echo
+ * transports as {@link NettyServer}'s (mode {@code iwarp}: IWARP_MODE set on the client bootstrap,
+ * so the connection switches at connect). With {@code half-close} it shuts its output once
+ * everything is sent. Prints "verified MESSAGES messages BYTES bytes", or where the echo
  * differs, and exits 0 only when every byte came back.
  */
 public final class NettyEchoClient {
@@ -36,6 +43,7 @@ public final class NettyEchoClient {
 
     public static void main(String[] args) throws Exception {
         boolean hook = args[0].equals("hook");
+        boolean iwarp = args[0].equals("iwarp");
         int port = Integer.parseInt(args[1]);
         ProviderProof.printJvmsProvider("client");
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, hook
@@ -50,6 +58,9 @@ public final class NettyEchoClient {
             bootstrap.channelFactory(() -> new NioSocketChannel(ExtendedSelectorProvider.provider()));
         } else if (transport.equals("tcp")) {
             bootstrap.channel(NioSocketChannel.class);
+            if (iwarp) {
+                bootstrap.option(NioChannelOption.of(IwarpOptions.IWARP_MODE), true);  // switches at connect
+            }
         } else if (transport.equals("tcp6")) {
             bootstrap.channelFactory(() -> new NioSocketChannel(SelectorProvider.provider(), SocketProtocolFamily.INET6));
             remote = new InetSocketAddress("::1", port);
@@ -65,15 +76,26 @@ public final class NettyEchoClient {
         });
         Channel channel = bootstrap.connect(remote).sync().channel();
         NettyServer.printChannelAndSelector("client", channel);
+        // switched at connect: its mode now, its statistics once the echo came back (the
+        // half-closing server may have ended the connection by then)
+        IwarpConnection iwarpConnection = iwarp ? IwarpProof.used("client", IwarpProof.javaChannel(channel)) : null;
         long position = 0;
         int messages = 0;
+        ChannelFuture written = null;
         for (int size : allSizes()) {
             ByteBuf message = Unpooled.wrappedBuffer(Payload.bytes(SEED, position, size));
-            channel.writeAndFlush(message);
+            written = channel.writeAndFlush(message);
             position += size;
             messages++;
         }
+        if (args.length > 3 && args[3].equals("half-close")) {
+            written.sync();  // Netty's shutdownOutput fails the writes not yet done
+            ((SocketChannel) channel).shutdownOutput().sync();
+        }
         long received = done.get(60, TimeUnit.SECONDS);
+        if (iwarp) {
+            IwarpProof.printStatistics("client", iwarpConnection);
+        }
         channel.close().sync();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
         System.out.println("verified " + messages + " messages " + received + " bytes");

@@ -1,5 +1,6 @@
 package io.extsock.it.nio.programs;
 
+import io.extsock.IwarpOptions;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -9,6 +10,7 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.nio.NioChannelOption;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpRequest;
@@ -24,7 +26,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Netty's HTTP client codec on its NIO transport, as its users write it: POSTs of several sizes
+ * {@code NettyHttpClient PORT [iwarp]}: Netty's HTTP client codec on its NIO transport, as its
+ * users write it (with {@code iwarp}, IWARP_MODE set on its bootstrap through Netty's {@code
+ * NioChannelOption}, and what {@link IwarpProof} proves printed): POSTs of several sizes
  * (up to 8 MiB) on one connection to {@link NettyServer}'s {@code http} service at
  * 127.0.0.1:PORT, each answer's body checked byte by byte. Prints "verified N requests BYTES
  * bytes each way" and exits 0 only when every byte of every answer was right.
@@ -35,10 +39,15 @@ public final class NettyHttpClient {
 
     public static void main(String[] args) throws Exception {
         int port = Integer.parseInt(args[0]);
+        boolean iwarp = args.length > 1 && args[1].equals("iwarp");
         ProviderProof.printJvmsProvider("client");
         EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
         LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
-        Channel channel = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        Bootstrap bootstrap = new Bootstrap().group(group).channel(NioSocketChannel.class);
+        if (iwarp) {
+            bootstrap.option(NioChannelOption.of(IwarpOptions.IWARP_MODE), true);  // switches at connect
+        }
+        Channel channel = bootstrap
                 .handler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel channel) {
@@ -86,6 +95,9 @@ public final class NettyHttpClient {
                 throw new IllegalStateException("the answer to the POST of " + size + " bytes differs at " + difference);
             }
             total += size;
+        }
+        if (iwarp) {
+            IwarpProof.printNow("client", IwarpProof.javaChannel(channel));
         }
         channel.close().sync();
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).sync();
