@@ -108,6 +108,8 @@ public final class IwarpSwitch {
     private volatile boolean applicationNoDelay;
 
     /**
+     * A socket's switch, in passthrough until it switches.
+     *
      * @param socket what the switch switches
      * @param policy the agent's policy for its connections, or null
      */

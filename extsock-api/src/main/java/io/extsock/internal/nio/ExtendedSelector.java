@@ -52,6 +52,8 @@ public final class ExtendedSelector extends AbstractSelector {
     private boolean anyReady;
 
     /**
+     * A selector over a selector of the JDK's.
+     *
      * @param provider the provider that made it
      * @param platform the JDK's selector that watches the descriptors, which it owns from now on
      */

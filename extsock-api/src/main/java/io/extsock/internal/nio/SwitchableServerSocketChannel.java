@@ -35,6 +35,8 @@ public final class SwitchableServerSocketChannel extends ExtendedServerSocketCha
     private final PlatformKeys platformKeys = new PlatformKeys();
 
     /**
+     * A server channel on a server channel of the JDK's.
+     *
      * @param provider the provider that made it
      * @param platform the JDK's channel it runs on, which it owns from now on
      */

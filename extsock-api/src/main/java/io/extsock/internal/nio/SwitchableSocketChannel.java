@@ -67,6 +67,8 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
     private volatile boolean outputShut;
 
     /**
+     * A channel on a channel of the JDK's, plain TCP until it switches.
+     *
      * @param provider the provider that made it
      * @param platform the JDK's channel it runs on, which it owns from now on
      */
