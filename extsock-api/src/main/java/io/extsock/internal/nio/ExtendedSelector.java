@@ -71,12 +71,7 @@ public final class ExtendedSelector extends AbstractSelector {
         key.attach(attachment);
         try {
             // The JDK's selector refuses a channel of another provider (IllegalSelectorException).
-            SelectionKey underneath = watched.register(platform, events == null ? ops : events.descriptorInterest(ops),
-                    key);
-            key.watchedBy(underneath);
-            if (channel instanceof PlatformBacked backed) {
-                backed.watchedBy(underneath);
-            }
+            watch(key, watched, events == null ? ops : events.descriptorInterest(ops));
         } catch (ClosedChannelException e) {
             // The caller checked our channel open; the one under it closes with it, so it closed meanwhile.
             key.cancel();
@@ -237,15 +232,23 @@ public final class ExtendedSelector extends AbstractSelector {
         if (key.channel() instanceof PlatformBacked backed && backed.platformChannel() != underneath.channel()) {
             underneath.cancel();
             try {
-                SelectionKey fresh = backed.platformChannel().register(platform, descriptorInterest, key);
-                key.watchedBy(fresh);
-                backed.watchedBy(fresh);
+                watch(key, backed.platformChannel(), descriptorInterest);
             } catch (ClosedChannelException closedMeanwhile) {
                 key.cancel();  // the channel closed: its key leaves at the end of this selection
             }
             return;
         }
         underneath.interestOps(descriptorInterest);
+    }
+
+    /** Registers {@code watched}, the channel under the key's, with the JDK's selector, and tells both of it. */
+    private void watch(ExtendedSelectionKey key, SelectableChannel watched, int descriptorInterest)
+            throws ClosedChannelException {
+        SelectionKey underneath = watched.register(platform, descriptorInterest, key);
+        key.watchedBy(underneath);
+        if (key.channel() instanceof PlatformBacked backed) {
+            backed.watchedBy(underneath);
+        }
     }
 
     /** The key is ready for {@code ops}: it joins the selected set, or adds to its ready set. */

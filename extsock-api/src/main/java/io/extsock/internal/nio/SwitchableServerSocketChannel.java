@@ -16,7 +16,6 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.spi.SelectorProvider;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -88,9 +87,7 @@ public final class SwitchableServerSocketChannel extends ExtendedServerSocketCha
     /** The JDK channel's options and {@link IwarpOptions#ALL}, which its connections inherit. */
     @Override
     public Set<SocketOption<?>> supportedOptions() {
-        Set<SocketOption<?>> options = new HashSet<>(platform.supportedOptions());
-        options.addAll(IwarpOptions.ALL);
-        return Set.copyOf(options);
+        return ChannelOptions.withIwarp(platform.supportedOptions());
     }
 
     @Override

@@ -22,7 +22,6 @@ import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.SocketChannel;
 import java.nio.channels.spi.SelectorProvider;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -228,9 +227,7 @@ public final class SwitchableSocketChannel extends ExtendedSocketChannel
     /** The JDK channel's options and {@link IwarpOptions#ALL}. */
     @Override
     public Set<SocketOption<?>> supportedOptions() {
-        Set<SocketOption<?>> options = new HashSet<>(platform.supportedOptions());
-        options.addAll(IwarpOptions.ALL);
-        return Set.copyOf(options);
+        return ChannelOptions.withIwarp(platform.supportedOptions());
     }
 
     @Override
